@@ -1,0 +1,249 @@
+"""The unbiased pass@k estimator and its companions, as pure functions.
+
+For one problem with ``n`` samples of which ``c`` passed, pass@k is the chance
+that a random ``k``-subset of the samples holds at least one pass:
+
+    pass@k = 1 - C(n - c, k) / C(n, k)        (Chen et al. 2021, arXiv:2107.03374)
+
+Everything here works on the log of the complement ``C(n-c, k) / C(n, k)`` so
+that tiny and near-one results keep full relative accuracy.
+"""
+
+import math
+from fractions import Fraction
+from numbers import Integral
+
+import numpy as np
+
+MAX_N = 10**12          # largest n answered; beyond it we refuse rather than guess
+SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
+EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
+EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
+_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def check_counts(n, c, k):
+    """Raise TypeError/ValueError unless 0 <= c <= n <= MAX_N and 1 <= k <= n."""
+    for name, value in (("n", n), ("c", c), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            raise TypeError(f"{name} must be a whole number (int); got {value!r} of type {type(value).__name__}.")
+    n, c, k = int(n), int(c), int(k)
+    if not 1 <= n <= MAX_N:
+        raise ValueError(f"n must be from 1 to {MAX_N:,} samples; got {n:,}.")
+    if not 0 <= c <= n:
+        raise ValueError(f"c must be from 0 to n ({n:,}); got {c:,}.")
+    if k < 1:
+        raise ValueError(f"k must be at least 1; got {k:,}.")
+    if k > n:
+        raise ValueError(f"k must be at most n ({n:,}): you cannot draw more samples than you generated; got k = {k:,}.")
+    return n, c, k
+
+
+def _stirling_remainder(x):
+    """s(x) = log x! - [(x + 1/2) log x - x + log(2 pi)/2], elementwise for x >= 1."""
+    x = np.asarray(x, dtype=float)
+    big = np.maximum(x, 20.0)
+    inv, inv2 = 1.0 / big, 1.0 / (big * big)
+    result = inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 * (1 / 1680 - inv2 / 1188))))
+    small = x < 20
+    if small.any():  # the series is poor below 20; there lgamma is exact enough
+        t = x[small]
+        exact = np.array([math.lgamma(v + 1) for v in t])
+        result[small] = exact - ((t + 0.5) * np.log(t) - t + _HALF_LOG_2PI)
+    return result
+
+
+def _log_complement_short(n, c, k):
+    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms."""
+    m, big = np.minimum(c, k), np.maximum(c, k)
+    j = np.arange(int(m.max()), dtype=float)
+    denominator = n[:, None] - j                      # n - j, exact in float below 2**53
+    numerator = denominator - big[:, None]            # n - j - max(c, k), exact too
+    used = j < m[:, None]
+    ratio = np.where(used, numerator / np.where(used, denominator, 1.0), 1.0)
+    # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term.
+    with np.errstate(divide="ignore"):
+        terms = np.where(ratio < 0.5, np.log(ratio),
+                         np.log1p(-big[:, None] / np.where(used, denominator, np.inf)))
+    return np.sum(np.where(used, terms, 0.0), axis=1)
+
+
+def _log_complement_stirling(n, c, k):
+    """log C(n-c, k)/C(n, k) in O(1) by Stirling's series; needs d = n-c-k >= 1."""
+    touching = n - c - k < 1  # d = 0: 1 - 1/C(c+k, k) with min(c, k) > 32 rounds to 1.0
+    d = np.where(touching, 1.0, n - c - k)
+    x = np.where(touching, 0.0, c * k / ((n - c) * (n - k)))
+    log_value = (k * np.log1p(-c / n) + c * np.log1p(-k / n) - (d + 0.5) * np.log1p(-x)
+                 + _stirling_remainder(n - c) + _stirling_remainder(n - k)
+                 - _stirling_remainder(n) - _stirling_remainder(d))
+    return np.where(touching, -np.inf, log_value)
+
+
+def log_complement(n, c, k):
+    """log of C(n-c, k)/C(n, k) for float arrays with 1 <= c and k <= n - c.
+
+    The terms are log1p(-max(c,k)/(n-j)) for j < min(c, k); long products use
+    Stirling's series instead, so the cost per problem is bounded.
+    """
+    n, c, k = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (n, c, k))
+    short = np.minimum(c, k) <= SHORT_PRODUCT
+    result = np.empty(n.shape)
+    if short.any():
+        result[short] = _log_complement_short(n[short], c[short], k[short])
+    if (~short).any():
+        result[~short] = _log_complement_stirling(n[~short], c[~short], k[~short])
+    return result
+
+
+def _pass_at_k_array(n, c, k):
+    """pass@k for validated int64 arrays n, c, k (elementwise)."""
+    n, c, k = np.broadcast_arrays(n, c, k)
+    values = np.ones(n.shape)
+    values[c == 0] = 0.0
+    middle = (c > 0) & (n - c >= k)
+    if middle.any():
+        values[middle] = -np.expm1(log_complement(n[middle], c[middle], k[middle]))
+    return values
+
+
+def pass_at_k(n, c, k):
+    """Unbiased pass@k for one problem with n samples, c correct, budget k.
+
+    pass@k = 1 - C(n-c, k) / C(n, k), computed as -expm1(log of the complement).
+
+    Raises TypeError for non-integers and ValueError outside 0 <= c <= n,
+    1 <= k <= n <= 10**12.
+
+    >>> round(pass_at_k(10, 3, 5), 6)
+    0.916667
+    """
+    n, c, k = check_counts(n, c, k)
+    return float(_pass_at_k_array(np.array([n]), np.array([c]), np.array([k]))[0])
+
+
+def estimate_pass_at_k(num_samples, num_correct, k):
+    """pass@k for every problem, with the reference harness's arguments.
+
+    num_samples is an int (the same n for every problem) or an array of n_i;
+    num_correct is an array of c_i; k is an int. Returns a float array.
+    Each distinct (n, c) pair is computed once.
+
+    >>> estimate_pass_at_k(10, [3, 0, 10], 5).round(4).tolist()
+    [0.9167, 0.0, 1.0]
+    """
+    correct = np.asarray(num_correct)
+    samples = np.asarray(num_samples)
+    for name, array in (("num_samples", samples), ("num_correct", correct)):
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"{name} must hold whole numbers; got dtype {array.dtype}.")
+    if isinstance(k, bool) or not isinstance(k, Integral):
+        raise TypeError(f"k must be a whole number (int); got {k!r}.")
+    correct = correct.astype(np.int64).ravel()
+    samples = np.broadcast_to(samples.astype(np.int64), correct.shape) if samples.ndim == 0 \
+        else samples.astype(np.int64).ravel()
+    if samples.shape != correct.shape:
+        raise ValueError(f"num_samples has {samples.size} entries but num_correct has {correct.size}.")
+    _check_arrays(samples, correct, int(k))
+    if correct.size == 0:
+        return np.zeros(0)
+    pairs, where = _distinct_pairs(samples, correct)
+    return _pass_at_k_array(pairs[:, 0], pairs[:, 1], int(k))[where]
+
+
+def _distinct_pairs(samples, correct):
+    """The distinct (n, c) rows and, per problem, the index of its row.
+
+    Benchmarks repeat a few (n, c) pairs many times; when the pairs fit a
+    small grid a counting pass finds them in O(P), else a sort does.
+    """
+    low, width = samples.min(), int(correct.max()) + 1
+    cells = (int(samples.max()) - int(low) + 1) * width
+    if cells <= max(1 << 20, 4 * samples.size):
+        key = (samples - low) * width + correct
+        present = np.flatnonzero(np.bincount(key, minlength=cells))
+        slot = np.zeros(cells, dtype=np.int64)
+        slot[present] = np.arange(present.size)
+        pairs = np.stack([present // width + low, present % width], axis=1)
+        return pairs, slot[key]
+    if samples.max() < 1 << 31:  # pack (n, c) into one int64 so the sort is one-dimensional
+        keys, where = np.unique((samples << 32) | correct, return_inverse=True)
+        return np.stack([keys >> 32, keys & 0xFFFFFFFF], axis=1), where.ravel()
+    pairs, where = np.unique(np.stack([samples, correct], axis=1), axis=0, return_inverse=True)
+    return pairs, where.ravel()
+
+
+def _check_arrays(samples, correct, k):
+    """Raise ValueError naming the first problem whose counts are out of range."""
+    bad = (samples < 1) | (samples > MAX_N) | (correct < 0) | (correct > samples) | (k < 1) | (k > samples)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        try:
+            check_counts(int(samples[i]), int(correct[i]), k)
+        except ValueError as error:
+            raise ValueError(f"problem {i}: {error}") from None
+
+
+def pass_hat_k(n, c, k):
+    """pass^k = C(c, k) / C(n, k): the chance that all k drawn samples pass (tau-bench)."""
+    n, c, k = check_counts(n, c, k)
+    if c < k:
+        return 0.0
+    if c == n:
+        return 1.0
+    # C(c, k)/C(n, k) is the complement of pass@k with the roles of pass and fail swapped.
+    return float(np.exp(log_complement(n, n - c, k)[0]))
+
+
+def biased_pass_at_k(n, c, k):
+    """1 - (1 - c/n)**k: sampling with replacement; biased low, shown for contrast."""
+    n, c, k = check_counts(n, c, k)
+    if c == n:
+        return 1.0
+    return -math.expm1(k * math.log1p(-c / n))
+
+
+def falling_ratio(n, c, k):
+    """Cross-check: 1 - prod_{j<m} (n-M-j)/(n-j) with m, M = min, max of (c, k).
+
+    A plain running product, independent of the log-space path. By the symmetry
+    C(n-c, k)/C(n, k) = C(n-k, c)/C(n, c) only min(c, k) factors are needed.
+    Returns None when that is more than FALLING_RATIO_MAX_TERMS factors.
+    """
+    n, c, k = check_counts(n, c, k)
+    if c == 0:
+        return 0.0
+    if n - c < k:
+        return 1.0
+    m, big = min(c, k), max(c, k)
+    if m > FALLING_RATIO_MAX_TERMS:
+        return None
+    j = np.arange(m, dtype=float)
+    return float(1.0 - np.prod((n - big - j) / (n - j)))
+
+
+FALLING_RATIO_MAX_TERMS = 2_000_000
+
+
+def exact_pass_at_k(n, c, k):
+    """The exact rational pass@k as a Fraction when n is small, else None."""
+    n, c, k = check_counts(n, c, k)
+    if n > EXACT_MAX_N:
+        return None
+    return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+def readable_fraction(value):
+    """'11/12' for a Fraction whose denominator has at most EXACT_MAX_DIGITS digits, else None."""
+    if value is None or len(str(value.denominator)) > EXACT_MAX_DIGITS:
+        return None
+    return f"{value.numerator}/{value.denominator}"
+
+
+def agreeing_digits(a, b):
+    """How many significant decimal digits a and b share (0 to 16)."""
+    if a is None or b is None:
+        return None
+    if a == b:
+        return 16
+    scale = max(abs(a), abs(b))
+    return int(max(0, min(16, math.floor(-math.log10(abs(a - b) / scale)))))
