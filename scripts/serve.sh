@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Serve passk with gunicorn, as in production, on HOST:PORT (default 127.0.0.1:8000).
+#
+#   bash scripts/serve.sh                      # http://127.0.0.1:8000/
+#   PORT=9000 HOST=0.0.0.0 bash scripts/serve.sh
+#
+# Extra arguments go to gunicorn. Settings live in gunicorn.conf.py.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Create .venv if missing and install a requirements file into it, skipping
+# pip when the stamp records the same requirements (and the same Python).
+ensure_venv() {
+    local requirements=$1
+    local stamp=".venv/.stamp-${requirements%.txt}"
+    if ! .venv/bin/python -c "" 2>/dev/null; then
+        echo "Creating .venv with $(python3 --version)" >&2
+        rm -rf .venv
+        python3 -m venv .venv
+    fi
+    local digest
+    digest=$(cat requirements*.txt <(.venv/bin/python --version) | sha256sum | cut -d' ' -f1)
+    if [[ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]]; then
+        echo "Installing $requirements into .venv" >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-input \
+            --requirement "$requirements"
+        echo "$digest" >"$stamp"
+    fi
+}
+
+ensure_venv requirements.txt
+exec .venv/bin/gunicorn --config gunicorn.conf.py "$@" app:app

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Run the whole test suite, browser tests included, in .venv.
+#
+#   bash scripts/test.sh                     # everything
+#   bash scripts/test.sh -k browser -x       # extra arguments go to pytest
+#
+# Browser tests drive a real Chromium. It is looked for in this order:
+# $PASSK_CHROMIUM; chromium, chromium-browser or google-chrome on PATH;
+# Playwright's own downloaded browser; `playwright install chromium`;
+# Debian's chromium package (only as root with apt-get). Whatever is found
+# is exported as PASSK_CHROMIUM for tests/conftest.py.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# Create .venv if missing and install a requirements file into it, skipping
+# pip when the stamp records the same requirements (and the same Python).
+ensure_venv() {
+    local requirements=$1
+    local stamp=".venv/.stamp-${requirements%.txt}"
+    if ! .venv/bin/python -c "" 2>/dev/null; then
+        echo "Creating .venv with $(python3 --version)" >&2
+        rm -rf .venv
+        python3 -m venv .venv
+    fi
+    local digest
+    digest=$(cat requirements*.txt <(.venv/bin/python --version) | sha256sum | cut -d' ' -f1)
+    if [[ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]]; then
+        echo "Installing $requirements into .venv" >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-input \
+            --requirement "$requirements"
+        echo "$digest" >"$stamp"
+    fi
+}
+
+# True when $1 is a browser that starts and tells its version (a snap stub
+# named chromium-browser, for one, does not).
+runs() {
+    [[ -n "$1" && -x "$1" ]] && timeout 30 "$1" --version >/dev/null 2>&1
+}
+
+# Print the path of Playwright's own Chromium build when it is downloaded.
+playwright_chromium() {
+    local path
+    path=$(.venv/bin/python -c '
+from playwright.sync_api import sync_playwright
+with sync_playwright() as playwright:
+    print(playwright.chromium.executable_path)
+' 2>/dev/null) || return 1
+    runs "$path" && echo "$path"
+}
+
+find_chromium() {
+    if [[ -n "${PASSK_CHROMIUM:-}" ]]; then
+        runs "$PASSK_CHROMIUM" && return
+        echo "PASSK_CHROMIUM=$PASSK_CHROMIUM does not run as a browser; set it to a Chromium executable." >&2
+        exit 2
+    fi
+    local name
+    for name in chromium chromium-browser google-chrome google-chrome-stable; do
+        PASSK_CHROMIUM=$(command -v "$name") && runs "$PASSK_CHROMIUM" && return
+    done
+    PASSK_CHROMIUM=$(playwright_chromium) && return
+
+    echo "No Chromium found; trying Playwright's download." >&2
+    if timeout 300 .venv/bin/python -m playwright install chromium >&2; then
+        PASSK_CHROMIUM=$(playwright_chromium) && return
+    fi
+
+    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+        echo "Installing Debian's chromium package." >&2
+        if DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2; then
+            for PASSK_CHROMIUM in "$(command -v chromium)" /usr/bin/chromium; do
+                runs "$PASSK_CHROMIUM" && return
+            done
+        fi
+    fi
+
+    cat >&2 <<'MESSAGE'
+The browser tests need Chromium, and none could be found or installed.
+Install Chromium (Debian/Ubuntu: apt-get install chromium), then run
+    PASSK_CHROMIUM=/path/to/chromium bash scripts/test.sh
+MESSAGE
+    exit 2
+}
+
+ensure_venv requirements-dev.txt
+find_chromium
+export PASSK_CHROMIUM
+echo "Browser tests use $PASSK_CHROMIUM" >&2
+
+# Two workers: the suite's two halves (math with Hypothesis, browser) overlap.
+exec .venv/bin/python -m pytest -n 2 "$@"
