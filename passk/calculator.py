@@ -1,0 +1,187 @@
+"""The single-problem calculation: read the query, compute once, one result object.
+
+The HTML page, the embed and the JSON API all render a `Calculation`; none of
+them computes anything of its own.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from passk import estimator
+
+DEFAULTS = {"n": 10, "c": 3, "k": 1}
+TABLE_KS = (1, 5, 10, 100)
+MAX_EXTRA_KS = 20
+FIELDS = ("n", "c", "k", "ks")
+_WHOLE = re.compile(r"[0-9]{1,40}")
+_NAMES = {
+    "n": "n (completions per problem)",
+    "c": "c (completions that passed)",
+    "k": "k (samples you draw)",
+    "ks": "Extra k values",
+}
+
+
+@dataclass
+class Query:
+    """What the user typed (kept to refill the form) and what it means."""
+
+    raw: dict = field(default_factory=dict)       # field -> text as typed
+    values: dict = field(default_factory=dict)    # n, c, k -> int; ks -> list of int
+    errors: dict = field(default_factory=dict)    # field -> one sentence
+
+    def link_params(self):
+        """The query-string parameters that reproduce this calculation."""
+        params = {name: self.values[name] for name in ("n", "c", "k")}
+        if self.values.get("ks"):
+            params["ks"] = ",".join(str(k) for k in self.values["ks"])
+        return params
+
+
+def printable(text, limit=40):
+    """Echo user text safely: control characters replaced, long text cut."""
+    text = "".join(ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}" for ch in text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def read_query(args):
+    """Parse n, c, k and ks from a mapping of name -> list of strings."""
+    query = Query()
+    if not any(args.get(name) for name in ("n", "c", "k")):
+        query.raw = {name: str(value) for name, value in DEFAULTS.items()}
+        query.raw["ks"] = _single(args, "ks", query) or ""
+    else:
+        for name in FIELDS:
+            query.raw[name] = _single(args, name, query) or ""
+    for name in ("n", "c", "k"):
+        if name not in query.errors:
+            _read_count(query, name)
+    if "ks" not in query.errors:
+        _read_extra_ks(query)
+    _check_ranges(query)
+    return query
+
+
+def _single(args, name, query):
+    """The one value given for a field; a repeated field is an error."""
+    given = args.get(name) or []
+    if len(given) > 1:
+        query.errors[name] = f"{_NAMES[name]} was given {len(given)} times in the link; give it once."
+    return printable(given[0], 200) if given else None
+
+
+def _read_count(query, name):
+    text = query.raw[name].strip()
+    low = 0 if name == "c" else 1
+    if not text:
+        query.errors[name] = f"Enter {_NAMES[name]}: a whole number."
+    elif not _WHOLE.fullmatch(text):
+        query.errors[name] = (f"{_NAMES[name]} must be a whole number written with digits only, "
+                              f"like 200; got “{printable(text)}”.")
+    elif int(text) > estimator.MAX_N:
+        query.errors[name] = f"{_NAMES[name]} must be at most {estimator.MAX_N:,} (10^12); got {printable(text)}."
+    elif int(text) < low:
+        query.errors[name] = f"{_NAMES[name]} must be at least {low}; got {int(text)}."
+    else:
+        query.values[name] = int(text)
+
+
+def _read_extra_ks(query):
+    parts = [part for part in re.split(r"[\s,]+", query.raw["ks"].strip()) if part]
+    bad = [part for part in parts if not _WHOLE.fullmatch(part) or not 1 <= int(part) <= estimator.MAX_N]
+    if bad:
+        query.errors["ks"] = (f"Extra k values must be whole numbers from 1 to 10^12, separated by "
+                              f"commas; “{printable(bad[0])}” is not.")
+    elif len(parts) > MAX_EXTRA_KS:
+        query.errors["ks"] = f"Give at most {MAX_EXTRA_KS} extra k values; got {len(parts)}."
+    else:
+        query.values["ks"] = sorted({int(part) for part in parts})
+
+
+def _check_ranges(query):
+    """The checks between fields: c <= n and k <= n."""
+    n, c, k = (query.values.get(name) for name in ("n", "c", "k"))
+    if n is None:
+        return
+    if c is not None and c > n:
+        query.errors["c"] = f"c must be from 0 to n ({n:,}): no more samples can pass than were generated; got {c:,}."
+        del query.values["c"]
+    if k is not None and k > n:
+        query.errors["k"] = (f"k must be from 1 to n ({n:,}): you cannot draw more samples than you "
+                             f"generated; got {k:,}.")
+        del query.values["k"]
+
+
+@dataclass
+class Row:
+    """One row of the k table."""
+
+    k: int
+    pass_at_k: float | None
+    reason: str | None = None
+
+
+@dataclass
+class Calculation:
+    """Every number shown for one problem, computed once."""
+
+    n: int
+    c: int
+    k: int
+    pass_at_k: float
+    pass_at_1: float
+    cross_check: float | None
+    agreeing_digits: int | None
+    exact: str | None
+    pass_hat_k: float
+    biased_pass_at_k: float
+    table: list
+
+    def to_json(self):
+        """The JSON API's shape (GET /api/v1/pass-at-k)."""
+        return {
+            "n": self.n, "c": self.c, "k": self.k,
+            "pass_at_k": self.pass_at_k,
+            "pass_at_1": self.pass_at_1,
+            "cross_check": self.cross_check,
+            "exact": self.exact,
+            "pass_hat_k": self.pass_hat_k,
+            "biased_pass_at_k": self.biased_pass_at_k,
+            "table": [{"k": row.k, "pass_at_k": row.pass_at_k, "reason": row.reason} for row in self.table],
+        }
+
+
+def table_rows(n, c, ks):
+    """pass@k for each k; a k above n is a row that says why it is undefined."""
+    defined = [k for k in ks if k <= n]
+    values = dict(zip(defined, estimator.pass_at_k_for_ks(n, c, defined).tolist())) if defined else {}
+    return [Row(k, values[k]) if k <= n else
+            Row(k, None, f"n < k: you cannot draw {k:,} samples from the {n:,} you generated.")
+            for k in ks]
+
+
+def calculate(n, c, k, extra_ks=()):
+    """The whole single-problem result for n samples, c correct, budget k."""
+    n, c, k = estimator.check_counts(n, c, k)
+    rows = table_rows(n, c, sorted({*TABLE_KS, k, *extra_ks}))
+    value = next(row.pass_at_k for row in rows if row.k == k)
+    cross = estimator.falling_ratio(n, c, k)
+    return Calculation(
+        n=n, c=c, k=k,
+        pass_at_k=value,
+        pass_at_1=next(row.pass_at_k for row in rows if row.k == 1),
+        cross_check=cross,
+        agreeing_digits=estimator.agreeing_digits(value, cross),
+        exact=estimator.readable_fraction(estimator.exact_pass_at_k(n, c, k)),
+        pass_hat_k=estimator.pass_hat_k(n, c, k),
+        biased_pass_at_k=estimator.biased_pass_at_k(n, c, k),
+        table=rows,
+    )
+
+
+def calculate_query(query):
+    """The calculation for a query without errors, else None."""
+    if query.errors:
+        return None
+    values = query.values
+    return calculate(values["n"], values["c"], values["k"], values.get("ks", ()))

@@ -1,0 +1,87 @@
+"""Geometry for the server-drawn SVG charts (the templates only place it)."""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from passk import estimator
+
+WIDTH, HEIGHT = 640, 300
+LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 44
+MAX_POINTS = 240
+
+
+@dataclass
+class CurveChart:
+    """pass@k against k from 1 to n, with the chosen k marked."""
+
+    width: int
+    height: int
+    unbiased_path: str
+    biased_path: str
+    marker: tuple          # (x, y) of the chosen k
+    x_ticks: list          # (x, label)
+    y_ticks: list          # (y, label)
+    log_x: bool
+    plot: tuple            # (left, top, right, bottom) of the plotting area
+    description: str
+
+
+def _ks_to_draw(n):
+    """Every k when n is small, else about MAX_POINTS log-spaced k's from 1 to n."""
+    if n <= MAX_POINTS:
+        return np.arange(1, n + 1)
+    return np.unique(np.geomspace(1, n, MAX_POINTS).round().astype(np.int64))
+
+
+def _path(xs, ys):
+    return "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys))
+
+
+def curve_chart(n, c, k):
+    """The chart of pass@k (and the biased estimate, dashed) for k = 1..n."""
+    ks = _ks_to_draw(n)
+    log_x = n > 50
+    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+
+    def x_of(value):
+        share = math.log(value) / math.log(n) if log_x else (value - 1) / (n - 1)
+        return LEFT + (right - LEFT) * (share if n > 1 else 0.5)
+
+    def y_of(value):
+        return bottom - (bottom - TOP) * value
+
+    unbiased = estimator.pass_at_k_for_ks(n, c, ks)
+    biased = -np.expm1(ks * np.log1p(-c / n)) if c < n else np.ones(ks.shape)
+    xs = [x_of(int(v)) for v in ks]
+    value = float(estimator.pass_at_k_for_ks(n, c, [k])[0])
+    return CurveChart(
+        width=WIDTH, height=HEIGHT,
+        unbiased_path=_path(xs, [y_of(v) for v in unbiased]),
+        biased_path=_path(xs, [y_of(v) for v in biased]),
+        marker=(round(x_of(k), 1), round(y_of(value), 1)),
+        x_ticks=[(round(x_of(t), 1), _short(t)) for t in _x_tick_values(n, log_x)],
+        y_ticks=[(round(y_of(t / 100), 1), f"{t}%") for t in (0, 25, 50, 75, 100)],
+        log_x=log_x,
+        plot=(LEFT, TOP, right, bottom),
+        description=(f"pass@k rises from {100 * c / n:.4g}% at k = 1 to "
+                     f"{100 * float(unbiased[-1]):.4g}% at k = {n:,}; the marked point is k = {k:,}."),
+    )
+
+
+def _short(value):
+    """1, 10, 100, 1k, 10k, 1M, 1G, 1T: tick labels that fit."""
+    for size, suffix in ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k")):
+        if value >= size and value % size == 0:
+            return f"{value // size:,}{suffix}"
+    return f"{value:,}"
+
+
+def _x_tick_values(n, log_x):
+    if log_x:
+        top = int(math.log10(n))
+        every = math.ceil((top + 1) / 7)
+        return [10 ** p for p in range(0, top + 1, every)]
+    step = max(1, math.ceil(n / 5))
+    return sorted({1, *range(step, n + 1, step), n})

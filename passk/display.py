@@ -1,0 +1,55 @@
+"""How numbers are written for people: percentages, fractions, counts."""
+
+import math
+
+
+def percent(value, places=2):
+    """A probability as a percentage that never rounds a non-zero value to 0% or 100%.
+
+    >>> percent(11 / 12), percent(1e-5), percent(0.9999999), percent(None)
+    ('91.67%', '0.001%', '99.99999%', '—')
+    """
+    if value is None:
+        return "—"
+    if value == 0 or value == 1:
+        return f"{value * 100:.0f}%"
+    share = value * 100
+    if share < 10 ** -places:
+        return f"{share:.3g}%"
+    gap = 100 - share
+    if gap < 10 ** -places:  # keep enough places to show it is not 100%
+        text = f"{share:.{_places_to_show(gap / 100) - 2}f}".rstrip("0")
+        return f"{text}%" if float(text) < 100 else "≈ 100%"
+    return f"{share:.{places}f}%"
+
+
+def fraction(value):
+    """A probability as a decimal with four significant places of interest.
+
+    >>> fraction(11 / 12), fraction(1e-5), fraction(1.0), fraction(0.99999)
+    ('0.9167', '1e-05', '1', '0.99999')
+    """
+    if value is None:
+        return "—"
+    if value == 0 or value == 1:
+        return f"{value:.0f}"
+    if value < 1e-4:
+        return f"{value:.4g}"
+    if value > 0.9999:
+        return f"{value:.{_places_to_show(1 - value)}f}".rstrip("0")
+    return f"{value:.4f}"
+
+
+def _places_to_show(gap):
+    """Decimal places needed so 1 - gap is not written as 1."""
+    return min(16, max(4, 1 - math.floor(math.log10(gap))))
+
+
+def full(value):
+    """All seventeen significant digits, for copying."""
+    return "—" if value is None else repr(float(value))
+
+
+def count(value):
+    """A whole number with thousands separators."""
+    return f"{value:,}"
