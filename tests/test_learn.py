@@ -229,3 +229,56 @@ def test_faq_works_without_javascript(learn):
     for question in questions:
         summaries = [child for child in question.children if isinstance(child, Node) and child.tag == "summary"]
         assert len(summaries) == 1 and summaries[0].text().strip()
+
+
+# --- on the calculator page -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def client():
+    from app import create_app
+
+    return create_app({"TESTING": True}).test_client()
+
+
+def headline_percent(page_html):
+    """The number in the page's #pass-at-k element, as written (e.g. '91.67')."""
+    headline = find_by_id(parse(page_html).root, "pass-at-k")
+    assert headline is not None, "the page has no #pass-at-k element"
+    match = re.search(r"(\d+(?:\.\d+)?)\s*%", headline.text())
+    assert match, f"no percentage in the headline: {headline.text()!r}"
+    return match.group(1)
+
+
+def agrees_when_rounded(shown, exact):
+    """True when the page's number is the exact value rounded to the places the page shows."""
+    places = len(shown.partition(".")[2])
+    return Fraction(shown) == Fraction(round(exact * 100, places))
+
+
+@pytest.mark.parametrize("link, problems, k, stated", SINGLE_PROBLEM_EXAMPLES)
+def test_example_link_computes_the_stated_result(client, link, problems, k, stated):
+    response = client.get(link)
+    assert response.status_code == 200
+    shown = headline_percent(response.get_data(as_text=True))
+    (n, c), = problems
+    assert agrees_when_rounded(shown, exact_pass_at_k(n, c, k))
+    assert agrees_when_rounded(stated.rstrip("%"), exact_pass_at_k(n, c, k))
+
+
+def test_benchmark_example_link_computes_the_stated_result(client):
+    link, problems, k, stated = EXAMPLES[-1]
+    response = client.get(link)
+    if response.status_code == 404:
+        pytest.skip("the benchmark page is not built yet")
+    assert response.status_code == 200
+    assert stated in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("link", ["/", "/?n=10&c=3&k=5", "/?n=10&c=3&k=11"])
+def test_learn_section_is_on_the_calculator_page(client, link):
+    page = parse(client.get(link).get_data(as_text=True))
+    section = find_by_id(page.root, "learn")
+    assert section is not None and section.tag == "section"
+    main = next(node for node in page.root.walk() if node.tag == "main")
+    assert any(node is section for node in main.walk()), "the learn section sits inside <main>"
+    assert "Worked examples" in section.text()
