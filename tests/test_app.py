@@ -1,0 +1,166 @@
+"""The single-problem page and its JSON twin, through Flask's test client."""
+
+import re
+from fractions import Fraction
+from html import unescape
+from math import comb
+
+import pytest
+
+from passk.calculator import calculate
+
+BAD_INPUTS = [
+    # (query string, field, message fragment)
+    ("n=&c=3&k=1", "n", "Enter n"),
+    ("c=3&k=1", "n", "Enter n"),
+    ("n=abc&c=3&k=1", "n", "whole number"),
+    ("n=3.5&c=3&k=1", "n", "whole number"),
+    ("n=10&c=-1&k=1", "c", "whole number"),
+    ("n=1e3&c=3&k=1", "n", "whole number"),
+    ("n=" + "1" + "0" * 30 + "&c=3&k=1", "n", "at most 1,000,000,000,000"),
+    ("n=10&c=11&k=1", "c", "from 0 to n (10)"),
+    ("n=10&c=3&k=11", "k", "cannot draw more samples than you generated"),
+    ("n=10&c=3&k=0", "k", "at least 1"),
+    ("n=10&n=20&c=3&k=1", "n", "given 2 times"),
+    ("n=10&c=3%00&k=1", "c", "whole number"),
+    ("n=%3Cscript%3Ealert(1)%3C/script%3E&c=3&k=1", "n", "whole number"),
+    ("n=10&c=3&k=1&ks=2,x", "ks", "Extra k values"),
+    ("n=0&c=0&k=1", "n", "at least 1"),
+]
+
+
+def field_error(html, name):
+    match = re.search(rf'id="{name}-error" role="alert">([^<]*)<', html)
+    return unescape(match.group(1)) if match else None
+
+
+def input_value(html, name):
+    match = re.search(rf'<input id="{name}"[^>]*value="([^"]*)"', html, re.S)
+    return unescape(match.group(1))
+
+
+def element_text(html, element_id):
+    match = re.search(rf'id="{element_id}"[^>]*>([^<]*)<', html)
+    return unescape(match.group(1)).strip()
+
+
+def test_front_page_without_parameters_shows_n10_c3_k1(client):
+    html = client.get("/").get_data(as_text=True)
+    assert (input_value(html, "n"), input_value(html, "c"), input_value(html, "k")) == ("10", "3", "1")
+    assert element_text(html, "pass-at-k") == "30.00%"
+
+
+def test_worked_example_shows_percentage_fraction_and_exact(client):
+    response = client.get("/?n=10&c=3&k=5")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert element_text(html, "pass-at-k") == "91.67%"
+    assert "0.9167" in element_text(html, "pass-at-k-fraction")
+    assert element_text(html, "exact") == "11/12"
+    assert element_text(html, "pass-at-1") == "30.00%"
+    assert "16</strong> significant digits" in html
+
+
+def test_table_has_standard_ks_the_chosen_k_and_extra_ks(client):
+    html = client.get("/?n=10&c=3&k=5&ks=2,7").get_data(as_text=True)
+    rows = re.findall(r'<tr data-k="(\d+)"', html)
+    assert rows == ["1", "2", "5", "7", "10", "100"]
+    row_100 = html[html.index('data-k="100"'):]
+    assert "n &lt; k" in row_100[:300]
+
+
+def test_page_has_chart_steps_and_share_link(client):
+    html = client.get("/?n=200&c=17&k=10").get_data(as_text=True)
+    assert "<svg" in html and 'class="curve"' in html and 'class="marker"' in html
+    assert "Worked steps" in html and "(1 − 10/184)" in html and "more factors" in html
+    assert re.search(r'id="share-link" href="http://localhost/\?n=200&amp;c=17&amp;k=10"', html)
+
+
+@pytest.mark.parametrize("query, field, fragment", BAD_INPUTS)
+def test_bad_input_keeps_the_form_and_names_the_field(client, query, field, fragment):
+    response = client.get("/?" + query)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert fragment in field_error(html, field)
+    assert 'id="result"' not in html
+    assert "<script>alert" not in html
+    for name in {"n", "c", "k"} - {field}:
+        assert field_error(html, name) in ("", None) or name in ("c", "k")
+
+
+def test_bad_value_is_kept_in_the_form(client):
+    html = client.get("/?n=10&c=abc&k=4").get_data(as_text=True)
+    assert (input_value(html, "n"), input_value(html, "c"), input_value(html, "k")) == ("10", "abc", "4")
+
+
+def test_script_in_a_field_is_shown_escaped(client):
+    html = client.get("/?n=%3Cscript%3Ealert(1)%3C/script%3E&c=3&k=1").get_data(as_text=True)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<script>alert(1)" not in html
+
+
+@pytest.mark.parametrize("query, field, fragment", BAD_INPUTS)
+def test_api_bad_input_is_400_with_one_sentence(client, query, field, fragment):
+    response = client.get("/api/v1/pass-at-k?" + query)
+    assert response.status_code == 400
+    assert response.is_json and set(response.json) == {"error"}
+    assert fragment in response.json["error"]
+
+
+def test_api_has_exactly_the_spec_shape(client):
+    body = client.get("/api/v1/pass-at-k?n=10&c=3&k=5&ks=1,2,3").json
+    assert list(body) == ["n", "c", "k", "pass_at_k", "pass_at_1", "cross_check", "exact",
+                          "pass_hat_k", "biased_pass_at_k", "table"]
+    assert body["exact"] == "11/12"
+    assert abs(Fraction(body["pass_at_k"]) - Fraction(11, 12)) < Fraction(1, 10**15)
+    assert body["pass_at_1"] == 0.3
+    assert [row["k"] for row in body["table"]] == [1, 2, 3, 5, 10, 100]
+    assert body["table"][-1]["pass_at_k"] is None and "n < k" in body["table"][-1]["reason"]
+
+
+def test_api_and_page_render_the_same_calculation(client):
+    body = client.get("/api/v1/pass-at-k?n=1000&c=37&k=50").json
+    assert body == calculate(1000, 37, 50).to_json()
+    exact = 1 - Fraction(comb(963, 50), comb(1000, 50))
+    assert abs(Fraction(body["pass_at_k"]) - exact) / exact < Fraction(1, 10**13)
+
+
+def test_api_answers_huge_inputs(client):
+    body = client.get("/api/v1/pass-at-k?n=1000000000000&c=1000000&k=1000000").json
+    assert abs(body["pass_at_k"] - 0.6321209267080602) < 1e-12
+    assert body["exact"] is None and body["cross_check"] is None
+
+
+def test_security_headers_on_every_response(client):
+    for path in ("/", "/?n=x", "/api/v1/pass-at-k?n=10&c=3&k=5", "/no-such-page", "/static/style.css"):
+        response = client.get(path)
+        response.close()
+        policy = response.headers["Content-Security-Policy"]
+        assert "'unsafe-inline'" not in policy and "frame-ancestors 'none'" in policy
+        assert "script-src 'self'" in policy
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert "Set-Cookie" not in response.headers
+
+
+@pytest.mark.parametrize("path", ["/", "/?n=10&c=3&k=5", "/?n=x&c=&k=0"])
+def test_no_inline_script_style_or_handlers(client, path):
+    html = client.get(path).get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html)
+    assert "<style" not in html and " style=" not in html
+    assert not re.search(r"\son[a-z]+=", html)
+
+
+def test_unknown_page_is_a_readable_404(client):
+    response = client.get("/nowhere")
+    assert response.status_code == 404
+    assert "There is no page at /nowhere" in response.get_data(as_text=True)
+
+
+def test_unknown_api_path_is_json_404(client):
+    response = client.get("/api/v1/nothing")
+    assert response.status_code == 404 and "error" in response.json
+
+
+def test_wrong_method_is_not_a_server_error(client):
+    assert client.post("/api/v1/pass-at-k").status_code == 405
