@@ -33,8 +33,17 @@ def create_app(config=None):
             chart=calc and curve_chart(calc.n, calc.c, calc.k),
             steps=calc and worked_steps(calc),
             share_url=calc and url_for("index", _external=True, **query.link_params()),
+            embed_url=calc and url_for("embed", _external=True, **query.link_params()),
         )
         return page, 400 if query.errors else 200
+
+    @app.get("/embed")
+    def embed():
+        query = read_query(_query_args())
+        calc = calculate_query(query)
+        full_url = url_for("index", _external=True, **(query.link_params() if calc else {}))
+        return render_template("embed.html", query=query, calc=calc, full_url=full_url), \
+            400 if query.errors else 200
 
     @app.get("/api/v1/pass-at-k")
     def api_pass_at_k():
@@ -70,10 +79,14 @@ def _error_sentence(error):
 
 
 def _security_headers(response):
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    if request.path == "/embed":  # the one page any site may frame
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
+            "frame-ancestors 'none'", "frame-ancestors *")
+    else:
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers["X-Frame-Options"] = "DENY"
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Frame-Options"] = "DENY"
     response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
     return response
 

@@ -164,3 +164,24 @@ def test_unknown_api_path_is_json_404(client):
 
 def test_wrong_method_is_not_a_server_error(client):
     assert client.post("/api/v1/pass-at-k").status_code == 405
+
+
+def test_embed_is_compact_and_the_only_frameable_page(client):
+    response = client.get("/embed?n=10&c=3&k=5")
+    html = response.get_data(as_text=True)
+    assert element_text(html, "pass-at-k") == "91.67%"
+    assert 'action="/embed"' in html and 'data-k="100"' in html
+    assert "frame-ancestors *" in response.headers["Content-Security-Policy"]
+    assert "X-Frame-Options" not in response.headers
+    assert "http://localhost/?n=10&amp;c=3&amp;k=5" in html
+    assert client.get("/?n=10&c=3&k=5").headers["X-Frame-Options"] == "DENY"
+
+
+def test_main_page_offers_an_iframe_snippet_for_the_current_numbers(client):
+    html = client.get("/?n=10&c=3&k=5").get_data(as_text=True)
+    assert '&lt;iframe src="http://localhost/embed?n=10&amp;c=3&amp;k=5"' in html
+
+
+def test_embed_bad_input_is_400_with_the_message(client):
+    html = client.get("/embed?n=10&c=30&k=5").get_data(as_text=True)
+    assert "from 0 to n (10)" in field_error(html, "c")
