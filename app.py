@@ -1,12 +1,22 @@
 """passk web application: thin views over the passk package."""
 
-from flask import Flask, jsonify, render_template, request, url_for
+import io
+import json
+
+from flask import Flask, Response, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from passk import display
+from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.calculator import FIELDS, calculate_query, read_query
-from passk.charts import curve_chart
+from passk.charts import curve_chart, histogram_chart
+from passk.formats import FORMATS, SUITES, FormatError, read_json_body
+from passk.report import counts_csv, per_problem_csv, report_from_share, report_from_upload, require_input
+from passk.sharing import ShareLinkError
 from passk.steps import worked_steps
+
+INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)
+PER_PROBLEM_ROWS_SHOWN = 2000
 
 MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -52,9 +62,110 @@ def create_app(config=None):
             return jsonify(error=" ".join(query.errors[name] for name in FIELDS if name in query.errors)), 400
         return jsonify(calculate_query(query).to_json())
 
+    @app.get("/benchmark")
+    def benchmark():
+        form = _benchmark_form(request.args)
+        if not (request.args.get("counts") or request.args.get("z")):
+            return _benchmark_page(form)
+        try:
+            report = report_from_share(request.args.get("counts"), request.args.get("z"),
+                                       parse_ks(form["k"]), request.args.get("suite"))
+        except INPUT_ERRORS as error:
+            return _benchmark_page(form, error=str(error))
+        return _benchmark_page(form, report=report)
+
+    @app.post("/benchmark")
+    def benchmark_upload():
+        form = _benchmark_form(request.form)
+        try:
+            report = _report_from_request(form)
+        except INPUT_ERRORS as error:
+            return _benchmark_page(form, error=str(error))
+        return _benchmark_page(form, report=report)
+
+    @app.post("/benchmark/download")
+    def benchmark_download():
+        kind = request.form.get("as", "csv")
+        try:
+            report = report_from_upload(lambda: io.BytesIO(request.form.get("counts", "").encode()),
+                                        parse_ks(request.form.get("k", "")), fmt="csv")
+        except INPUT_ERRORS as error:
+            return _benchmark_page(_benchmark_form(request.form), error=str(error))
+        if kind == "json":
+            body = json.dumps(report.summary.to_json(request.form.get("source_format", "csv")), indent=1)
+            return _attachment(body, "application/json", "passk-benchmark.json")
+        return _attachment(per_problem_csv(report.summary), "text/csv", "passk-per-problem.csv")
+
+    @app.post("/api/v1/benchmark")
+    def api_benchmark():
+        try:
+            if request.is_json:
+                summary, format_name = _summary_from_json_body()
+            else:
+                report = _report_from_request(_benchmark_form(request.form))
+                summary, format_name = report.summary, report.format
+        except INPUT_ERRORS as error:
+            return jsonify(error=str(error)), 400
+        return jsonify(summary.to_json(format_name))
+
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_security_headers)
     return app
+
+
+def _benchmark_form(values):
+    """The benchmark form's fields as typed, with defaults."""
+    return {
+        "text": values.get("text", ""),
+        "k": values.get("k") or ", ".join(map(str, DEFAULT_KS)),
+        "format": values.get("format") or "",
+        "suite": values.get("suite") or "plus",
+    }
+
+
+def _report_from_request(form):
+    """A report from the uploaded file, else the pasted text."""
+    upload = request.files.get("file")
+    has_file = bool(upload and upload.filename)
+    require_input(form["text"], has_file)
+    ks = parse_ks(form["k"])
+    fmt = form["format"] or None
+    if has_file:
+        def open_upload():
+            upload.stream.seek(0)
+            return upload.stream
+        return report_from_upload(open_upload, ks, fmt, form["suite"], upload.filename)
+    text = form["text"].encode("utf-8", "surrogatepass")
+    return report_from_upload(lambda: io.BytesIO(text), ks, fmt, form["suite"])
+
+
+def _summary_from_json_body():
+    """The API's JSON body: {"problems": [...], "k": [...]}."""
+    body = request.get_json(silent=True)
+    if body is None:
+        raise FormatError("The request body is not valid JSON; send {\"problems\": [...], \"k\": [1, 10]}.")
+    parsed = read_json_body(body)
+    ks = body.get("k", list(DEFAULT_KS)) if isinstance(body, dict) else DEFAULT_KS
+    if not isinstance(ks, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in ks):
+        raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
+    return summarize(parsed.problems, parse_ks(",".join(map(str, ks))), warnings=parsed.warnings), "json"
+
+
+def _benchmark_page(form, report=None, error=None):
+    """Render /benchmark: the form, and the report or the error."""
+    share_url = report and url_for("benchmark", _external=True, **report.share_params(report.summary.ks))
+    page = render_template(
+        "benchmark.html", form=form, report=report, error=error, formats=FORMATS, suites=SUITES,
+        histogram=report and histogram_chart([p["c"] / p["n"] for p in report.summary.per_problem]),
+        share_url=share_url, counts=report and counts_csv(report.summary.problems),
+        rows_shown=PER_PROBLEM_ROWS_SHOWN,
+    )
+    return page, 400 if error else 200
+
+
+def _attachment(body, mimetype, filename):
+    return Response(body, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 def _query_args():

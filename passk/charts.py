@@ -85,3 +85,47 @@ def _x_tick_values(n, log_x):
         return [10 ** p for p in range(0, top + 1, every)]
     step = max(1, math.ceil(n / 5))
     return sorted({1, *range(step, n + 1, step), n})
+
+
+@dataclass
+class Histogram:
+    """Bars of how many problems fall in each pass-rate bin."""
+
+    width: int
+    height: int
+    bars: list             # dicts: x, y, width, height, label, count, css
+    y_ticks: list          # (y, label)
+    plot: tuple
+    description: str
+
+
+def rate_bins(rates):
+    """Counts for: exactly 0, ten bins over (0, 1), exactly 1 — broken and solid stand apart."""
+    rates = np.asarray(rates, dtype=float)
+    inner = rates[(rates > 0) & (rates < 1)]
+    middle = np.histogram(inner, bins=10, range=(0.0, 1.0))[0] if inner.size else np.zeros(10, int)
+    labels = ["0"] + [f"{10 * i}–{10 * (i + 1)}%" for i in range(10)] + ["100%"]
+    return list(zip(labels, [int((rates == 0).sum()), *map(int, middle), int((rates == 1).sum())]))
+
+
+def histogram_chart(rates):
+    """The histogram of per-problem pass rates c/n."""
+    bins = rate_bins(rates)
+    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+    tallest = max(count for _, count in bins) or 1
+    slot = (right - LEFT) / len(bins)
+    bars = []
+    for index, (label, count) in enumerate(bins):
+        height = (bottom - TOP) * count / tallest
+        css = "bar-broken" if index == 0 else "bar-solid" if index == len(bins) - 1 else "bar"
+        bars.append({"x": round(LEFT + index * slot + 2, 1), "y": round(bottom - height, 1),
+                     "width": round(slot - 4, 1), "height": round(height, 1), "label": label,
+                     "count": count, "center": round(LEFT + (index + 0.5) * slot, 1), "css": css})
+    step = max(1, math.ceil(tallest / 4))
+    return Histogram(
+        width=WIDTH, height=HEIGHT, bars=bars,
+        y_ticks=[(round(bottom - (bottom - TOP) * t / tallest, 1), f"{t:,}") for t in range(0, tallest + 1, step)],
+        plot=(LEFT, TOP, right, bottom),
+        description=f"{bins[0][1]:,} problems never pass, {bins[-1][1]:,} always pass, "
+                    f"{sum(count for _, count in bins[1:-1]):,} pass sometimes.",
+    )
