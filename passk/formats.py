@@ -28,7 +28,7 @@ EVALPLUS_STATUSES = ("pass", "fail", "timeout")
 _DIGITS = re.compile(r"[0-9]{1,16}")
 _SURROGATE = re.compile("[\ud800-\udfff]")   # from JSON escapes like "\\ud800"; not encodable
 _CSV_TRUE, _CSV_FALSE = ("true", "1"), ("false", "0")
-_EMPTY = ("The input is empty: paste one problem a line (n c) "
+_EMPTY = ("The input is empty: no problems were found; paste one problem a line (n c) "
           "or upload a harness results file (JSONL, JSON or CSV).")
 
 

@@ -90,6 +90,33 @@ def test_humaneval_is_read_from_a_binary_stream():
     assert {(p.n, p.c) for p in parsed.problems} == {(2, 2), (2, 1)}
 
 
+class NoSlurpStream(io.BytesIO):
+    """A binary stream that fails the test if anyone reads it whole."""
+
+    def read(self, size=-1):
+        assert size is not None and 0 <= size <= formats.PEEK_BYTES, "read the whole stream"
+        return super().read(size)
+
+
+def test_humaneval_stream_is_read_line_by_line_never_whole():
+    jsonl = humaneval_jsonl({f"HumanEval/{t}": [True, False, False] for t in range(2000)})
+    assert len(jsonl) > 2 * formats.PEEK_BYTES
+    parsed = read_problems(NoSlurpStream(jsonl.encode()))
+    assert len(parsed.problems) == 2000 and {(p.n, p.c) for p in parsed.problems} == {(3, 1)}
+
+
+@pytest.mark.parametrize("peek", [1, 5, 17, 64])
+@pytest.mark.parametrize("content", [
+    humaneval_jsonl({"a": [True, False], "b": [True]}),
+    "task_id,n,c\na,3,1\nb,4,4\n",
+    "3 1\n\n4 4",
+])
+def test_streamed_input_reads_the_same_across_chunk_boundaries(monkeypatch, content, peek):
+    expected = counts(read_problems(content))
+    monkeypatch.setattr(formats, "PEEK_BYTES", peek)
+    assert counts(read_problems(io.BytesIO(content.encode()))) == expected
+
+
 def test_humaneval_first_line_longer_than_the_detection_window():
     jsonl = humaneval_jsonl({"a": [True, True]}).replace("return x", "x" * 2 * formats.PEEK_BYTES)
     assert counts(read_problems(io.BytesIO(jsonl.encode()))) == [("a", 2, 2)]
