@@ -1,0 +1,421 @@
+"""pass@k over a benchmark: the mean over problems, its standard errors, paired comparison.
+
+For P problems, problem i with n_i samples of which c_i passed, the benchmark's
+pass@k is the mean of the problems' own pass@k (Chen et al. 2021,
+arXiv:2107.03374), reported only when every n_i >= k. Two error bars:
+
+- across problems: s / sqrt(P), s the sample standard deviation of the
+  per-problem values, with the 95% interval mean ± t(P-1, 0.975) SE;
+- fixed benchmark (sampling noise only): sqrt(sum V_i) / P with
+  V_i = A_i(k)^2 - A_i(2k), A_i(j) = C(n_i - c_i, j) / C(n_i, j), an unbiased
+  estimate of the variance of problem i's estimate; needs every n_i >= 2k.
+
+Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
+(n, c) pairs many times, so each distinct pair is computed once.
+"""
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from numbers import Integral
+
+import numpy as np
+
+from passk.estimator import MAX_N, SHORT_PRODUCT, estimate_pass_at_k, log_complement
+from passk.stats import t_quantile, t_two_sided_p
+
+DEFAULT_KS = (1, 10, 100)
+MAX_KS = 20           # k values per request
+IDS_NAMED = 5         # task ids a message names before "and N more"
+CONFIDENCE = 0.95
+_CHUNK = 1 << 16      # distinct (n, c) pairs per vectorised step, to bound memory
+
+
+@dataclass
+class KResult:
+    """One row of the results table: the benchmark's pass@k for one k and its error bars."""
+    k: int
+    pass_at_k: float | None
+    se: float | None
+    ci95: tuple[float, float] | None
+    se_fixed: float | None
+    reason: str | None
+
+    def to_json(self):
+        return {"k": self.k, "pass_at_k": self.pass_at_k, "se": self.se,
+                "ci95": list(self.ci95) if self.ci95 else None,
+                "se_fixed": self.se_fixed, "reason": self.reason}
+
+
+@dataclass
+class Summary:
+    """A benchmark's pass@k for each k, with counts, statuses and warnings."""
+    problems: list
+    ks: list[int]
+    results: list[KResult]
+    per_problem_pass_at_k: dict   # k -> float array, nan where n_i < k
+    samples: int
+    min_n: int
+    max_n: int
+    broken: int
+    flaky: int
+    solid: int
+    warnings: list[str]
+
+    @cached_property
+    def per_problem(self):
+        """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}}], built on first use."""
+        columns = {str(k): _floats_or_none(values) for k, values in self.per_problem_pass_at_k.items()}
+        return [{"task_id": problem.task_id, "n": problem.n, "c": problem.c, "status": status(problem.n, problem.c),
+                 "pass_at_k": {k: column[i] for k, column in columns.items()}}
+                for i, problem in enumerate(self.problems)]
+
+    def to_json(self, format_name):
+        """The POST /api/v1/benchmark response."""
+        return {"problems": len(self.problems), "format": format_name,
+                "results": [row.to_json() for row in self.results],
+                "per_problem": self.per_problem, "warnings": list(self.warnings),
+                "samples": self.samples, "min_n": self.min_n, "max_n": self.max_n,
+                "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid}}
+
+
+def status(n, c):
+    """'broken' when nothing passed, 'solid' when everything did, else 'flaky'."""
+    return "broken" if c == 0 else "solid" if c == n else "flaky"
+
+
+def summarize(problems, ks=DEFAULT_KS, warnings=()):
+    """pass@k over the problems for each k, with both standard errors; see the module docstring."""
+    problems = list(problems)
+    if not problems:
+        raise ValueError("No problems: the input holds no task with samples; give at least one "
+                         "problem, as `n c` lines or a harness results file.")
+    ks = _checked_ks(ks)
+    samples, correct = _counts(problems)
+    pairs = _DistinctPairs.of(samples, correct)
+    results, per_problem = [], {}
+    for k in ks:
+        pair_values = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)
+        per_problem[k] = pair_values[pairs.where]
+        results.append(_k_result(problems, samples, pairs, pair_values, k))
+    return Summary(
+        problems=problems, ks=ks, results=results, per_problem_pass_at_k=per_problem,
+        samples=int(samples.sum()), min_n=int(samples.min()), max_n=int(samples.max()),
+        broken=int(np.count_nonzero(correct == 0)), solid=int(np.count_nonzero(correct == samples)),
+        flaky=int(np.count_nonzero((correct > 0) & (correct < samples))),
+        warnings=list(warnings) + _misuse_warnings(samples))
+
+
+def _k_result(problems, samples, pairs, pair_values, k):
+    """The results row for k: undefined unless every n_i >= k."""
+    short = np.flatnonzero(samples < k)
+    if short.size:
+        return KResult(k, None, None, None, None,
+                       f"pass@{k} is undefined: {_how_many(short, problems)} have fewer than {k:,} "
+                       f"samples ({_named(short, problems)}), and every problem needs n ≥ {k:,}.")
+    count = len(problems)
+    mean = float(np.sum(pairs.weights * pair_values) / count)
+    se = ci95 = None
+    if count >= 2:
+        variance = np.sum(pairs.weights * (pair_values - mean) ** 2) / (count - 1)
+        se = float(np.sqrt(variance / count))
+        ci95 = _interval(mean, se, count - 1, low=0.0, high=1.0)
+    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k)
+    return KResult(k, mean, se, ci95, se_fixed, reason)
+
+
+def _fixed_benchmark_se(problems, samples, pairs, k):
+    """(sqrt(sum V_i) / P, None), or (None, why) when some n_i < 2k."""
+    short = np.flatnonzero(samples < 2 * k)
+    if short.size:
+        return None, (f"The fixed-benchmark SE for k = {k:,} needs n ≥ {2 * k:,}: {_how_many(short, problems)} "
+                      f"have fewer samples ({_named(short, problems)}).")
+    pair_variances = _in_chunks(estimate_variance, pairs.samples, pairs.correct, k)
+    return float(np.sqrt(np.sum(pairs.weights * pair_variances)) / len(problems)), None
+
+
+def estimate_variance(num_samples, num_correct, k):
+    """V = A(k)^2 - A(2k) per problem, A(j) = C(n-c, j)/C(n, j): unbiased for Var(pass@k estimate).
+
+    Needs every n >= 2k. Written as A(k)^2 (1 - A(2k)/A(k)^2) so that nothing
+    cancels; see _log_variance_ratio.
+    """
+    n, c = (np.asarray(v, dtype=float) for v in (num_samples, num_correct))
+    variances = np.zeros(n.shape)
+    # c = 0: both A are 1 and V = 0. n - c < k: both A are 0 and V = 0.
+    live = (c > 0) & (n - c >= k)
+    n, c = n[live], c[live]
+    log_a_k = log_complement(n, c, k)
+    log_ratio = np.full(n.shape, -np.inf)           # A(2k) = 0 when n - c < 2k: V = A(k)^2
+    both = n - c >= 2 * k
+    log_ratio[both] = _log_variance_ratio(n[both], c[both], k)
+    # The ratio is <= 1 exactly; clip any rounding above it so V >= 0.
+    variances[live] = np.exp(2 * log_a_k) * -np.expm1(np.minimum(log_ratio, 0.0))
+    return variances
+
+
+def _log_variance_ratio(n, c, k):
+    """log(A(2k) / A(k)^2) for float arrays with 1 <= c and 2k <= n - c.
+
+    With m = min(c, k), s = max(c, k) the ratio is the product over j < m of
+    (n-k-s-j)(n-j) / ((n-k-j)(n-s-j)) = 1 - k s / ((n-k-j)(n-s-j)), summed as
+    logs term by term for m <= SHORT_PRODUCT. Longer products take the
+    difference of Stirling-series logs, which loses about k/n of relative
+    accuracy to cancellation; V is an error bar, so that is plenty.
+    """
+    result = np.empty(n.shape)
+    short = np.minimum(c, k) <= SHORT_PRODUCT
+    if short.any():
+        result[short] = _log_variance_ratio_short(n[short], c[short], k)
+    if (~short).any():
+        long_n, long_c = n[~short], c[~short]
+        result[~short] = log_complement(long_n, long_c, 2 * k) - 2 * log_complement(long_n, long_c, k)
+    return result
+
+
+def _log_variance_ratio_short(n, c, k):
+    """log(A(2k) / A(k)^2) as a sum of min(c, k) <= SHORT_PRODUCT log terms."""
+    m, s = np.minimum(c, k), np.maximum(c, k)
+    j = np.arange(int(m.max()), dtype=float)
+    used = j < m[:, None]
+    shifted_k = n[:, None] - k - j                  # n - k - j, exact in float below 2**53
+    shifted_s = n[:, None] - s[:, None] - j
+    numerator = (shifted_s - k) * (n[:, None] - j)
+    denominator = np.where(used, shifted_k * shifted_s, 1.0)
+    ratio = np.where(used, numerator / denominator, 1.0)
+    # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term.
+    terms = np.where(ratio < 0.5, np.log(np.where(used, ratio, 1.0)), np.log1p(-(k * s[:, None]) / denominator))
+    return np.sum(np.where(used, terms, 0.0), axis=1)
+
+
+def _interval(mean, se, df, low, high):
+    """mean ± t(df, 0.975) se, clipped to [low, high]."""
+    half_width = t_quantile(0.5 + CONFIDENCE / 2, df) * se
+    return max(low, mean - half_width), min(high, mean + half_width)
+
+
+def _misuse_warnings(samples):
+    """Warnings about n = 1 everywhere, n differing across problems, or a single problem."""
+    warnings = []
+    low, high = int(samples.min()), int(samples.max())
+    if high == 1:
+        warnings.append("n = 1 for every problem: pass@k for k > 1 is undefined, and pass@1 is a single "
+                        "(often greedy) sample each, not an estimate from many samples.")
+    elif low != high:
+        warnings.append(f"n differs across problems (from {low:,} to {high:,} samples): pass@k for k above "
+                        f"{low:,} is undefined, and problems with more samples have more precise estimates.")
+    if samples.size == 1:
+        warnings.append("Only one problem: the standard error across problems and its 95% interval "
+                        "need at least two.")
+    return warnings
+
+
+class _DistinctPairs:
+    """The distinct (n, c) pairs, how many problems have each, and each problem's pair."""
+
+    def __init__(self, samples, correct, weights, where):
+        self.samples, self.correct, self.weights, self.where = samples, correct, weights, where
+
+    @classmethod
+    def of(cls, samples, correct):
+        if samples.max() < 1 << 31:  # pack (n, c) into one int64 so the sort is one-dimensional
+            keys, where, weights = np.unique((samples << 32) | correct, return_inverse=True, return_counts=True)
+            return cls(keys >> 32, keys & 0xFFFFFFFF, weights, where.ravel())
+        pairs, where, weights = np.unique(np.stack([samples, correct], axis=1), axis=0,
+                                          return_inverse=True, return_counts=True)
+        return cls(pairs[:, 0], pairs[:, 1], weights, where.ravel())
+
+
+def _pass_at_k_where_defined(samples, correct, k):
+    """pass@k per entry, nan where n < k."""
+    values = np.full(samples.shape, np.nan)
+    defined = samples >= k
+    if defined.any():
+        values[defined] = _in_chunks(estimate_pass_at_k, samples[defined], correct[defined], k)
+    return values
+
+
+def _in_chunks(function, samples, correct, k):
+    """function(samples, correct, k) over slices of _CHUNK entries, concatenated."""
+    return np.concatenate([function(samples[start:start + _CHUNK], correct[start:start + _CHUNK], k)
+                           for start in range(0, samples.size, _CHUNK)])
+
+
+def _counts(problems):
+    """The n_i and c_i as int64 arrays; ValueError naming the first problem out of range."""
+    columns = []
+    for name in ("n", "c"):
+        values = [getattr(problem, name) for problem in problems]
+        column = np.array(values) if all(isinstance(v, Integral) and not isinstance(v, bool) for v in values) \
+            else None
+        if column is None or column.dtype.kind not in "iu":
+            i = next((i for i, v in enumerate(values)
+                      if isinstance(v, bool) or not isinstance(v, Integral) or not -MAX_N <= v <= MAX_N), 0)
+            raise ValueError(f"Problem {problems[i].task_id}: {name} must be a whole number from 0 to {MAX_N:,}; "
+                             f"got {values[i]!r}.")
+        columns.append(column.astype(np.int64))
+    samples, correct = columns
+    bad = np.flatnonzero((samples < 1) | (samples > MAX_N) | (correct < 0) | (correct > samples))
+    if bad.size:
+        problem = problems[bad[0]]
+        allowed = f"n must be from 1 to {MAX_N:,}" if not 1 <= problem.n <= MAX_N else \
+            f"c must be from 0 to n ({problem.n:,})"
+        raise ValueError(f"Problem {problem.task_id}: {allowed}; got n = {problem.n:,}, c = {problem.c:,}.")
+    return samples, correct
+
+
+def _checked_ks(ks):
+    """The ks as a sorted list of distinct ints from 1 to MAX_N; ValueError otherwise."""
+    ks = list(ks)
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, Integral) or not 1 <= k <= MAX_N:
+            raise ValueError(f"k must be a whole number from 1 to {MAX_N:,}; got {k!r}.")
+    ks = sorted({int(k) for k in ks})
+    if not ks:
+        raise ValueError("No k given: choose at least one, like 1, 10, 100.")
+    if len(ks) > MAX_KS:
+        raise ValueError(f"Too many k values ({len(ks)}): give at most {MAX_KS}.")
+    return ks
+
+
+def parse_ks(text):
+    """'1,10,100' or '1, 5 10' -> [1, 5, 10, 100]-style sorted distinct ks; ValueError for anything else."""
+    tokens = [token for token in re.split(r"[\s,;]+", text) if token]
+    if not tokens:
+        raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")
+    ks = set()
+    for token in tokens:
+        if not re.fullmatch(r"[+-]?[0-9]+", token):
+            raise ValueError(f"k must be a whole number, and {token[:40]!r} is not one; list them like 1,10,100.")
+        digits = token.lstrip("+-").lstrip("0")
+        if len(digits) > len(str(MAX_N)) or int(token) > MAX_N:
+            raise ValueError(f"k must be at most 10^12 ({MAX_N:,}); got {token[:40]}.")
+        if int(token) < 1:
+            raise ValueError(f"k must be at least 1; got {int(token)}.")
+        ks.add(int(token))
+    if len(ks) > MAX_KS:
+        raise ValueError(f"Too many k values ({len(ks)}): give at most {MAX_KS}.")
+    return sorted(ks)
+
+
+def _how_many(indices, problems):
+    """'3 of 164 problems' (or '1 of 2 problems')."""
+    return f"{len(indices):,} of {len(problems):,} problem{'s' if len(problems) != 1 else ''}"
+
+
+def _named(indices, problems):
+    """The task ids at indices: up to IDS_NAMED of them, then 'and N more'."""
+    names = ", ".join(str(problems[i].task_id) for i in indices[:IDS_NAMED])
+    rest = len(indices) - IDS_NAMED
+    return f"{names} and {rest:,} more" if rest > 0 else names
+
+
+def _floats_or_none(values):
+    """A float array as a list of floats, with None for nan."""
+    return [None if value != value else value for value in values.tolist()]
+
+
+# ---------------------------------------------------------------------------
+# Paired comparison of two runs
+
+
+@dataclass
+class KComparison:
+    """One k of a paired comparison: both runs' pass@k, their mean difference and its error bars."""
+    k: int
+    a: float | None
+    b: float | None
+    difference: float | None
+    se: float | None
+    ci95: tuple[float, float] | None
+    p_value: float | None
+    reason: str | None
+
+    def to_json(self):
+        return {"k": self.k, "a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
+                "ci95": list(self.ci95) if self.ci95 else None, "p_value": self.p_value, "reason": self.reason}
+
+
+@dataclass
+class Comparison:
+    """Two runs paired by task id: per k, run A minus run B."""
+    paired: int
+    only_in_a: list[str]
+    only_in_b: list[str]
+    results: list[KComparison]
+    task_ids: list[str]            # the paired problems, in run A's order
+    per_problem_pass_at_k: dict    # k -> (run A values, run B values), nan where n_i < k
+
+    @cached_property
+    def per_problem(self):
+        """[{"task_id", "a": {k: value}, "b": {k: value}, "difference": {k: a - b}}], None where undefined."""
+        columns = {k: (_floats_or_none(a), _floats_or_none(b), _floats_or_none(a - b))
+                   for k, (a, b) in self.per_problem_pass_at_k.items()}
+        return [{"task_id": task_id,
+                 "a": {k: column[0][i] for k, column in columns.items()},
+                 "b": {k: column[1][i] for k, column in columns.items()},
+                 "difference": {k: column[2][i] for k, column in columns.items()}}
+                for i, task_id in enumerate(self.task_ids)]
+
+    def to_json(self):
+        """The POST /api/v1/compare response."""
+        return {"paired": self.paired, "only_in_a": list(self.only_in_a), "only_in_b": list(self.only_in_b),
+                "results": [row.to_json() for row in self.results]}
+
+
+def compare(problems_a, problems_b, ks=DEFAULT_KS):
+    """Run A against run B on the problems both have: mean paired difference, SE, 95% interval, p-value."""
+    ks = _checked_ks(ks)
+    by_id_a, by_id_b = _by_task_id(problems_a, "A"), _by_task_id(problems_b, "B")
+    task_ids = [task_id for task_id in by_id_a if task_id in by_id_b]
+    if not task_ids:
+        raise ValueError(f"No task ids in common: run A has {len(by_id_a):,} problems and run B "
+                         f"{len(by_id_b):,}, but none share a task_id, so nothing can be paired.")
+    paired_a = [by_id_a[task_id] for task_id in task_ids]
+    paired_b = [by_id_b[task_id] for task_id in task_ids]
+    counts_a, counts_b = _counts(paired_a), _counts(paired_b)
+    results, per_problem = [], {}
+    for k in ks:
+        values_a = _pass_at_k_where_defined(*counts_a, k)
+        values_b = _pass_at_k_where_defined(*counts_b, k)
+        per_problem[k] = (values_a, values_b)
+        results.append(_k_comparison(paired_a, counts_a[0], counts_b[0], values_a, values_b, k))
+    return Comparison(
+        paired=len(task_ids), results=results, task_ids=task_ids, per_problem_pass_at_k=per_problem,
+        only_in_a=[task_id for task_id in by_id_a if task_id not in by_id_b],
+        only_in_b=[task_id for task_id in by_id_b if task_id not in by_id_a])
+
+
+def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
+    """The comparison row for k: undefined unless every paired problem has n >= k in both runs."""
+    short = np.flatnonzero((samples_a < k) | (samples_b < k))
+    if short.size:
+        return KComparison(k, None, None, None, None, None, None,
+                           f"pass@{k} is undefined: {_how_many(short, problems)} paired have fewer than "
+                           f"{k:,} samples in run A or B ({_named(short, problems)}).")
+    differences = values_a - values_b
+    count = differences.size
+    a, b, difference = (float(np.mean(values)) for values in (values_a, values_b, differences))
+    if count < 2:
+        return KComparison(k, a, b, difference, None, None, None,
+                           "Only one problem is paired: the SE, interval and p-value need at least two.")
+    if np.all(differences == differences[0]):  # no spread: the difference is certain, or exactly zero
+        return KComparison(k, a, b, difference, 0.0, (difference, difference),
+                           1.0 if difference == 0 else 0.0, None)
+    se = float(np.std(differences, ddof=1) / np.sqrt(count))
+    return KComparison(k, a, b, difference, se, _interval(difference, se, count - 1, low=-1.0, high=1.0),
+                       t_two_sided_p(difference / se, count - 1), None)
+
+
+def _by_task_id(problems, run):
+    """{task_id: problem}; ValueError if the run is empty or lists a task twice."""
+    by_id = {}
+    for problem in problems:
+        if problem.task_id in by_id:
+            raise ValueError(f"Run {run} lists task {problem.task_id} twice; "
+                             f"each task must appear once to be paired.")
+        by_id[problem.task_id] = problem
+    if not by_id:
+        raise ValueError(f"No problems in run {run}: give at least one problem, as `task_id,n,c` lines "
+                         f"or a harness results file.")
+    return by_id
