@@ -85,7 +85,7 @@ def log_complement(n, c, k):
     The terms are log1p(-max(c,k)/(n-j)) for j < min(c, k); long products use
     Stirling's series instead, so the cost per problem is bounded.
     """
-    n, c, k = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (n, c, k))
+    n, c, k = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, dtype=float)) for v in (n, c, k)))
     short = np.minimum(c, k) <= SHORT_PRODUCT
     result = np.empty(n.shape)
     if short.any():

@@ -1,0 +1,182 @@
+"""The benchmark page, its downloads and POST /api/v1/benchmark, through Flask's test client."""
+
+import io
+import json
+import re
+from fractions import Fraction
+from html import unescape
+from math import comb
+
+import pytest
+
+HUMANEVAL_LINES = [
+    {"task_id": "HumanEval/0", "completion": "    return 1\n", "result": "passed", "passed": True},
+    {"task_id": "HumanEval/1", "completion": "    pass\n", "result": "failed: ", "passed": False},
+    {"task_id": "HumanEval/0", "completion": "    return 2\n", "result": "failed: ", "passed": False},
+    {"task_id": "HumanEval/1", "completion": "    return 'x'\n", "result": "passed", "passed": True},
+    {"task_id": "HumanEval/0", "completion": "    return 1\n", "result": "passed", "passed": True},
+    {"task_id": "HumanEval/1", "completion": "    pass\n", "result": "timed out", "passed": False},
+]
+EVALPLUS = {"eval": {
+    "HumanEval/0": [{"base_status": "pass", "plus_status": "pass"}, {"base_status": "pass", "plus_status": "fail"}],
+    "HumanEval/1": [{"base_status": "fail", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "timeout"}],
+}}
+
+
+def jsonl(lines):
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()
+
+
+def exact_pass_at_k(n, c, k):
+    return 1 - Fraction(comb(n - c, k), comb(n, k))
+
+
+def result_cells(html, table_id="results-table"):
+    """{k: headline text} from a results table."""
+    table = html[html.index(f'id="{table_id}"'):]
+    table = table[:table.index("</table>")]
+    return {int(k): unescape(value) for k, value in
+            re.findall(r'<tr data-k="(\d+)">.*?<td class="value"[^>]*>([^<]*)<', table, re.S)}
+
+
+def upload(client, data, filename, **fields):
+    form = {"file": (io.BytesIO(data), filename), **fields}
+    return client.post("/benchmark", data=form, content_type="multipart/form-data")
+
+
+def test_empty_benchmark_page_shows_the_form(client):
+    html = client.get("/benchmark").get_data(as_text=True)
+    assert 'id="benchmark-form"' in html and 'type="file"' in html and 'id="benchmark-result"' not in html
+    assert 'aria-current="page">Benchmark' in html
+
+
+def test_pasted_counts_give_the_worked_example(client):
+    response = client.post("/benchmark", data={"text": "10 3\n10 0\n", "k": "1, 5"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert result_cells(html) == {1: "15.00%", 5: "45.83%"}
+    assert "1 broken (c = 0) · 1 flaky · 0 solid" in html
+
+
+def test_uploaded_humaneval_file_is_read_and_summarized(client):
+    html = upload(client, jsonl(HUMANEVAL_LINES), "samples.jsonl_results.jsonl", k="1,2").get_data(as_text=True)
+    expected = (exact_pass_at_k(3, 2, 2) + exact_pass_at_k(3, 1, 2)) / 2
+    assert "read as <strong>humaneval</strong>" in html
+    assert result_cells(html)[1] == "50.00%"
+    assert result_cells(html)[2] == f"{float(expected) * 100:.2f}%"
+    assert "HumanEval/1" in html
+
+
+def test_evalplus_shows_both_suites_plus_by_default(client):
+    html = upload(client, json.dumps(EVALPLUS).encode(), "eval_results.json", k="1").get_data(as_text=True)
+    assert "EvalPlus plus" in html
+    assert result_cells(html) == {1: "25.00%"}
+    assert result_cells(html, "results-table-base") == {1: "75.00%"}
+
+
+def test_share_link_reproduces_the_numbers(client):
+    html = client.post("/benchmark", data={"text": "10 3\n10 0\n200 17\n", "k": "1,5,10"}).get_data(as_text=True)
+    link = unescape(re.search(r'id="share-link" href="([^"]+)"', html).group(1))
+    assert "counts=" in link and len(link) < 8192
+    shared = client.get(link.replace("http://localhost", "")).get_data(as_text=True)
+    assert result_cells(shared) == result_cells(html)
+
+
+def test_share_link_carries_no_task_ids(client):
+    html = upload(client, jsonl(HUMANEVAL_LINES), "r.jsonl", k="1").get_data(as_text=True)
+    link = unescape(re.search(r'id="share-link" href="([^"]+)"', html).group(1))
+    assert "HumanEval" not in link
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"text": ""}, "both are empty"),
+    ({"text": "10 11"}, "Line 1"),
+    ({"text": "10 3", "k": "0"}, "k"),
+    ({"text": "10 3", "k": "one"}, "one"),
+    ({"text": "10 3", "format": "xml"}, "xml"),
+])
+def test_bad_benchmark_input_is_400_with_the_input_kept(client, data, fragment):
+    response = client.post("/benchmark", data=data)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    alert = unescape(re.search(r'role="alert">([^<]*)<', html).group(1))
+    assert fragment in alert
+    assert f'>{data["text"]}</textarea>' in html
+
+
+def test_bad_share_link_is_400_not_500(client):
+    response = client.get("/benchmark?counts=10:11")
+    assert response.status_code == 400 and "0 ≤ c ≤ n" in unescape(response.get_data(as_text=True))
+
+
+def test_task_ids_are_escaped(client):
+    html = client.post("/benchmark", data={"text": "<script>alert(1)</script>,10,3\n"}).get_data(as_text=True)
+    assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_csv_download_lists_every_problem(client):
+    response = client.post("/benchmark/download", data={
+        "counts": "task_id,n,c\nA,10,3\nB,10,0\n", "k": "1,5", "as": "csv"})
+    assert response.headers["Content-Disposition"].startswith("attachment")
+    lines = response.get_data(as_text=True).splitlines()
+    assert lines[0] == "task_id,n,c,status,pass@1,pass@5"
+    assert lines[1].startswith("A,10,3,flaky,0.3,0.91666")
+
+
+def test_json_download_is_the_api_answer(client):
+    counts = "task_id,n,c\nA,10,3\nB,10,0\n"
+    download = client.post("/benchmark/download", data={"counts": counts, "k": "1,5", "as": "json"})
+    api = client.post("/api/v1/benchmark", data={"file": (io.BytesIO(counts.encode()), "c.csv"), "k": "1,5"},
+                      content_type="multipart/form-data")
+    assert json.loads(download.get_data()) == api.json
+
+
+def test_api_multipart_has_the_spec_shape(client):
+    response = client.post("/api/v1/benchmark", data={
+        "file": (io.BytesIO(jsonl(HUMANEVAL_LINES)), "r.jsonl"), "k": "1,2,5"}, content_type="multipart/form-data")
+    body = response.json
+    assert response.status_code == 200
+    assert {"problems", "format", "results", "per_problem", "warnings"} <= set(body)
+    assert body["problems"] == 2 and body["format"] == "humaneval"
+    first = body["results"][0]
+    assert set(first) >= {"k", "pass_at_k", "se", "ci95", "se_fixed", "reason"}
+    assert body["results"][2]["pass_at_k"] is None and "fewer" in body["results"][2]["reason"].lower()
+    assert body["per_problem"][0]["pass_at_k"]["1"] == pytest.approx(2 / 3, rel=1e-15)
+
+
+def test_api_json_body_with_counts_and_samples(client):
+    response = client.post("/api/v1/benchmark", json={
+        "problems": [{"task_id": "a", "n": 10, "c": 3}, {"task_id": "b", "samples": [True, False, False, False, False,
+                                                                                     False, False, False, False, False]}],
+        "k": [1, 5]})
+    body = response.json
+    assert response.status_code == 200, body
+    assert body["results"][1]["pass_at_k"] == pytest.approx(float((exact_pass_at_k(10, 3, 5)
+                                                                   + exact_pass_at_k(10, 1, 5)) / 2), rel=1e-13)
+
+
+@pytest.mark.parametrize("body, fragment", [
+    (b"{not json", "not valid JSON"),
+    (b'{"problems": [{"task_id": "a", "n": 3, "c": 4}]}', "c"),
+    (b'{"problems": [{"task_id": "a", "n": 3, "c": 1}], "k": "1"}', "list of whole numbers"),
+    (b'[1, 2]', "object"),
+])
+def test_api_bad_json_body_is_400(client, body, fragment):
+    response = client.post("/api/v1/benchmark", data=body, content_type="application/json")
+    assert response.status_code == 400 and fragment in response.json["error"]
+
+
+def test_api_without_a_file_is_400(client):
+    response = client.post("/api/v1/benchmark", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400 and "empty" in response.json["error"]
+
+
+def test_upload_over_the_limit_is_413_with_a_message(app):
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    client = app.test_client()
+    response = client.post("/api/v1/benchmark", data={"file": (io.BytesIO(b"1 1\n" * 500), "big.txt")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 413 and "MiB limit" in response.json["error"]
+    page = client.post("/benchmark", data={"file": (io.BytesIO(b"1 1\n" * 500), "big.txt")},
+                       content_type="multipart/form-data")
+    assert page.status_code == 413 and "MiB limit" in page.get_data(as_text=True)
