@@ -26,8 +26,13 @@ ensure_venv() {
     digest=$(cat requirements*.txt <(.venv/bin/python --version) | sha256sum | cut -d' ' -f1)
     if [[ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]]; then
         echo "Installing $requirements into .venv" >&2
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-input \
-            --requirement "$requirements"
+        # pip's output only matters when it fails; then show all of it.
+        if ! .venv/bin/python -m pip install --disable-pip-version-check --no-input \
+            --requirement "$requirements" >.venv/pip.log 2>&1; then
+            cat .venv/pip.log >&2
+            echo "Installing $requirements failed (log above, also in .venv/pip.log)." >&2
+            exit 1
+        fi
         echo "$digest" >"$stamp"
     fi
 }
