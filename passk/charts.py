@@ -104,7 +104,7 @@ def rate_bins(rates):
     rates = np.asarray(rates, dtype=float)
     inner = rates[(rates > 0) & (rates < 1)]
     middle = np.histogram(inner, bins=10, range=(0.0, 1.0))[0] if inner.size else np.zeros(10, int)
-    labels = ["0"] + [f"{10 * i}–{10 * (i + 1)}%" for i in range(10)] + ["100%"]
+    labels = ["0"] + [f"{10 * i}–{10 * (i + 1)}" for i in range(10)] + ["100"]
     return list(zip(labels, [int((rates == 0).sum()), *map(int, middle), int((rates == 1).sum())]))
 
 

@@ -70,8 +70,84 @@
     }
   }
 
+  // Sortable tables: header cells with data-sort="number" or "text" become buttons.
+  function enableSorting(root) {
+    root.querySelectorAll("table.sortable").forEach(function (table) {
+      var headers = table.querySelectorAll("thead th[data-sort]");
+      headers.forEach(function (header, column) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = header.textContent;
+        header.textContent = "";
+        header.appendChild(button);
+        button.addEventListener("click", function () {
+          var ascending = header.getAttribute("aria-sort") !== "ascending";
+          headers.forEach(function (other) { other.removeAttribute("aria-sort"); });
+          header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+          sortRows(table, column, header.dataset.sort === "number", ascending);
+        });
+      });
+    });
+  }
+
+  function sortRows(table, column, numeric, ascending) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    function key(row) {
+      var cell = row.cells[column];
+      var text = cell.dataset.value !== undefined ? cell.dataset.value : cell.textContent;
+      return numeric ? parseFloat(text) : text.toLowerCase();
+    }
+    rows.sort(function (a, b) {
+      var x = key(a), y = key(b);
+      var order = numeric ? x - y : x.localeCompare(y, undefined, { numeric: true });
+      return ascending ? order : -order;
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
+
+  // Upload with a progress bar: send the form with XMLHttpRequest and show the answer in place.
+  function enableUploadProgress(form) {
+    var progress = document.getElementById("upload-progress");
+    var status = document.getElementById("upload-status");
+    form.addEventListener("submit", function (event) {
+      var file = form.querySelector("input[type=file]");
+      if (!file || !file.files.length || !window.FormData) return;  // plain submit
+      event.preventDefault();
+      var request = new XMLHttpRequest();
+      request.open("POST", form.action);
+      progress.hidden = false;
+      request.upload.addEventListener("progress", function (e) {
+        if (!e.lengthComputable) return;
+        var share = Math.round(100 * e.loaded / e.total);
+        progress.value = share;
+        progress.textContent = share + "%";
+        status.textContent = share < 100 ? "Uploading… " + share + "%" : "Computing…";
+      });
+      request.addEventListener("load", function () {
+        var page = new DOMParser().parseFromString(request.responseText, "text/html");
+        var main = document.getElementById("main");
+        main.replaceChildren.apply(main, Array.prototype.slice.call(page.getElementById("main").childNodes));
+        document.title = page.title;
+        initialise(main);
+      });
+      request.addEventListener("error", function () {
+        status.textContent = "The upload failed; check the connection and try again.";
+        progress.hidden = true;
+      });
+      request.send(new FormData(form));
+    });
+  }
+
+  function initialise(root) {
+    enableCopyButtons(root);
+    enableSorting(root);
+    var upload = root.querySelector("#benchmark-form");
+    if (upload) enableUploadProgress(upload);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
-    enableCopyButtons(document);
+    initialise(document);
     var form = document.getElementById("calculator");
     if (form && form.dataset.live !== "off") enableLiveUpdate(form);
   });
