@@ -67,8 +67,10 @@ find_chromium() {
     PASSK_CHROMIUM=$(playwright_chromium) && return
 
     echo "No Chromium found; trying Playwright's download." >&2
-    if timeout 300 .venv/bin/python -m playwright install chromium >&2; then
+    if timeout 300 .venv/bin/python -m playwright install chromium >.venv/playwright-install.log 2>&1; then
         PASSK_CHROMIUM=$(playwright_chromium) && return
+    else
+        echo "Playwright could not download it: $(grep -m1 -i error .venv/playwright-install.log)" >&2
     fi
 
     if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
@@ -85,6 +87,8 @@ find_chromium() {
 The browser tests need Chromium, and none could be found or installed.
 Install Chromium (Debian/Ubuntu: apt-get install chromium), then run
     PASSK_CHROMIUM=/path/to/chromium bash scripts/test.sh
+Meanwhile the other tests run with
+    .venv/bin/python -m pytest -m "not browser"
 MESSAGE
     exit 2
 }
