@@ -285,6 +285,15 @@ def test_pass_at_k_for_ks_refuses_any_k_out_of_range(ks, message):
         pass_at_k_for_ks(10, 3, ks)
 
 
+@pytest.mark.parametrize("ks", [[2.5, 5], [True, 5]])
+@pytest.mark.xfail(strict=True,
+                   reason="BUG: pass_at_k_for_ks converts ks with np.asarray(dtype=int64), so 2.5 "
+                          "silently becomes k = 2 and True becomes k = 1 instead of a TypeError")
+def test_pass_at_k_for_ks_refuses_ks_that_are_not_whole_numbers(ks):
+    with pytest.raises(TypeError):
+        pass_at_k_for_ks(10, 3, ks)
+
+
 # --- estimate_pass_at_k ------------------------------------------------------------
 
 
