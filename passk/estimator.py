@@ -70,13 +70,14 @@ def _log_complement_short(n, c, k):
 
 def _log_complement_stirling(n, c, k):
     """log C(n-c, k)/C(n, k) in O(1) by Stirling's series; needs d = n-c-k >= 1."""
-    touching = n - c - k < 1  # d = 0: 1 - 1/C(c+k, k) with min(c, k) > 32 rounds to 1.0
+    touching = n - c - k < 1  # d = 0: the value is 1/C(n, k), with n = c + k
     d = np.where(touching, 1.0, n - c - k)
     x = np.where(touching, 0.0, c * k / ((n - c) * (n - k)))
-    log_value = (k * np.log1p(-c / n) + c * np.log1p(-k / n) - (d + 0.5) * np.log1p(-x)
-                 + _stirling_remainder(n - c) + _stirling_remainder(n - k)
-                 - _stirling_remainder(n) - _stirling_remainder(d))
-    return np.where(touching, -np.inf, log_value)
+    shared = (k * np.log1p(-c / n) + c * np.log1p(-k / n)
+              + _stirling_remainder(n - c) + _stirling_remainder(n - k) - _stirling_remainder(n))
+    apart = -(d + 0.5) * np.log1p(-x) - _stirling_remainder(d)
+    together = 0.5 * np.log(c * k / n) + _HALF_LOG_2PI  # what (d + 1/2) log d + s(d) become at d = 0
+    return shared + np.where(touching, together, apart)
 
 
 def log_complement(n, c, k):
@@ -134,7 +135,7 @@ def estimate_pass_at_k(num_samples, num_correct, k):
     correct = np.asarray(num_correct)
     samples = np.asarray(num_samples)
     for name, array in (("num_samples", samples), ("num_correct", correct)):
-        if array.dtype.kind not in "iu":
+        if array.dtype.kind not in "iu" and array.size > 0:  # [] arrives as float64
             raise TypeError(f"{name} must hold whole numbers; got dtype {array.dtype}.")
     if isinstance(k, bool) or not isinstance(k, Integral):
         raise TypeError(f"k must be a whole number (int); got {k!r}.")
@@ -191,6 +192,7 @@ def pass_hat_k(n, c, k):
     if c == n:
         return 1.0
     # C(c, k)/C(n, k) is the complement of pass@k with the roles of pass and fail swapped.
+    # Its relative error is about 1e-16 times |log pass^k|: exp() magnifies L's rounding.
     return float(np.exp(log_complement(n, n - c, k)[0]))
 
 
@@ -251,7 +253,11 @@ def agreeing_digits(a, b):
 
 def pass_at_k_for_ks(n, c, ks):
     """pass@k of one problem for each k in ks (an int array, each 1 <= k <= n)."""
-    ks = np.asarray(ks, dtype=np.int64)
+    has_bool = any(isinstance(k, (bool, np.bool_)) for k in np.ravel(np.asarray(ks, dtype=object)))
+    ks = np.asarray(ks)
+    if has_bool or (ks.size and ks.dtype.kind not in "iu"):
+        raise TypeError(f"every k must be a whole number (int); got {ks.tolist()!r}.")
+    ks = ks.astype(np.int64)
     for k in (int(ks.min()), int(ks.max())) if ks.size else ():
         check_counts(n, c, k)
     return _pass_at_k_array(np.int64(n), np.int64(c), ks)

@@ -77,13 +77,21 @@
       headers.forEach(function (header, column) {
         var button = document.createElement("button");
         button.type = "button";
+        var arrow = document.createElement("span");
+        arrow.className = "sort-arrow";
+        arrow.setAttribute("aria-hidden", "true");
         button.textContent = header.textContent;
+        button.appendChild(arrow);
         header.textContent = "";
         header.appendChild(button);
         button.addEventListener("click", function () {
           var ascending = header.getAttribute("aria-sort") !== "ascending";
-          headers.forEach(function (other) { other.removeAttribute("aria-sort"); });
+          headers.forEach(function (other) {
+            other.removeAttribute("aria-sort");
+            other.querySelector(".sort-arrow").textContent = "";
+          });
           header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+          arrow.textContent = ascending ? " ▲" : " ▼";
           sortRows(table, column, header.dataset.sort === "number", ascending);
         });
       });

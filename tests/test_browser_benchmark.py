@@ -1,0 +1,89 @@
+"""The benchmark page in a real Chromium: paste, upload, share link, download, sorting."""
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def results_row(page, k, table="#results-table"):
+    return page.locator(f'{table} tr[data-k="{k}"]')
+
+
+def test_pasted_counts_show_pass_at_k_with_error_bars(page):
+    page.goto("/benchmark")
+    page.locator("#text").fill("10 3\n10 0\n")
+    page.locator("#k").fill("1, 5")
+    page.get_by_role("button", name="Calculate").click()
+    expect(results_row(page, 5)).to_contain_text("45.83%")
+    expect(results_row(page, 1)).to_contain_text("15.00%")
+    expect(page.locator("#status-counts")).to_contain_text("1 broken")
+    expect(page.locator("#histogram svg")).to_be_visible()
+
+
+def test_uploading_a_humaneval_file_shows_every_problem(page, tmp_path):
+    lines = [{"task_id": f"HumanEval/{i % 4}", "completion": "  return 1\n", "passed": i % 3 == 0}
+             for i in range(40)]
+    path = tmp_path / "samples.jsonl_results.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    page.goto("/benchmark")
+    page.locator("#file").set_input_files(str(path))
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#summary")).to_contain_text("4 problems, 40 samples")
+    expect(page.locator("#per-problem tbody tr")).to_have_count(4)
+    expect(results_row(page, 100)).to_contain_text("fewer than 100")
+
+
+def test_share_link_reproduces_the_numbers_in_a_new_page(page, context):
+    page.goto("/benchmark")
+    page.locator("#text").fill("200 57\n200 0\n200 200\n200 3\n")
+    page.get_by_role("button", name="Calculate").click()
+    headline = results_row(page, 10).locator("td.value")
+    expect(headline).to_be_visible()
+    value = headline.inner_text()
+    link = page.locator("#share-link").get_attribute("href")
+    shared = context.new_page()
+    shared.goto(link)
+    expect(results_row(shared, 10).locator("td.value")).to_have_text(value)
+
+
+def test_csv_download_has_a_row_per_problem(page):
+    page.goto("/benchmark")
+    page.locator("#text").fill("A,10,3\nB,10,0\nC,10,10\n")
+    page.get_by_role("button", name="Calculate").click()
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Download per-problem CSV").click()
+    download = download_info.value
+    assert download.suggested_filename == "passk-per-problem.csv"
+    lines = Path(download.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("task_id,n,c,status,pass@1") and len(lines) == 4
+    assert lines[2].startswith("B,10,0,broken,0.0")
+
+
+def test_bad_paste_shows_the_line_and_keeps_the_text(page):
+    page.goto("/benchmark")
+    page.locator("#text").fill("10 3\n10 eleven\n")
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.get_by_role("alert")).to_contain_text("Line 2")
+    expect(page.locator("#text")).to_have_value("10 3\n10 eleven\n")
+
+
+def test_per_problem_table_sorts_by_a_column(page):
+    page.goto("/benchmark")
+    page.locator("#text").fill("A,10,3\nB,10,0\nC,10,10\n")
+    page.get_by_role("button", name="Calculate").click()
+    page.locator("#per-problem thead").get_by_role("button", name="c", exact=True).click()
+    expect(page.locator("#per-problem tbody tr").first).to_contain_text("B")
+    page.locator("#per-problem thead").get_by_role("button", name="c", exact=True).click()
+    expect(page.locator("#per-problem tbody tr").first).to_contain_text("C")
+
+
+def test_mode_switch_links_both_pages(page):
+    page.goto("/benchmark")
+    page.get_by_role("navigation", name="Mode").get_by_role("link", name="Single problem").click()
+    expect(page.locator("#calculator")).to_be_visible()
+    page.get_by_role("navigation", name="Mode").get_by_role("link", name="Benchmark").click()
+    expect(page.locator("#benchmark-form")).to_be_visible()
