@@ -46,8 +46,10 @@ def curve_chart(n, c, k):
     right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
 
     def x_of(value):
+        if n == 1:
+            return (LEFT + right) / 2
         share = math.log(value) / math.log(n) if log_x else (value - 1) / (n - 1)
-        return LEFT + (right - LEFT) * (share if n > 1 else 0.5)
+        return LEFT + (right - LEFT) * share
 
     def y_of(value):
         return bottom - (bottom - TOP) * value

@@ -6,6 +6,7 @@ from html import unescape
 from math import comb
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from passk.calculator import calculate
 
@@ -185,3 +186,23 @@ def test_main_page_offers_an_iframe_snippet_for_the_current_numbers(client):
 def test_embed_bad_input_is_400_with_the_message(client):
     html = client.get("/embed?n=10&c=30&k=5").get_data(as_text=True)
     assert "from 0 to n (10)" in field_error(html, "c")
+
+
+EDGE_NS = [1, 2, 3, 10, 33, 34, 65, 1000, 10**12]
+
+
+@pytest.mark.parametrize("n", EDGE_NS)
+def test_every_edge_of_every_n_renders(client, n):
+    for c in sorted({0, 1, n // 2, n - 1, n}):
+        for k in sorted(k for k in {1, 2, n // 2, n - 1, n, 33} if 1 <= k <= n):
+            for path in ("/", "/embed", "/api/v1/pass-at-k"):
+                response = client.get(f"{path}?n={n}&c={c}&k={k}")
+                assert response.status_code == 200, (path, n, c, k)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(["n", "c", "k", "ks"]), st.text(max_size=30), max_size=4))
+def test_no_query_string_is_a_server_error(app, query):
+    client = app.test_client()
+    for path in ("/", "/embed", "/api/v1/pass-at-k"):
+        assert client.get(path, query_string=query).status_code in (200, 400)
