@@ -8,6 +8,7 @@ from html import unescape
 from math import comb
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 HUMANEVAL_LINES = [
     {"task_id": "HumanEval/0", "completion": "    return 1\n", "result": "passed", "passed": True},
@@ -180,3 +181,20 @@ def test_upload_over_the_limit_is_413_with_a_message(app):
     page = client.post("/benchmark", data={"file": (io.BytesIO(b"1 1\n" * 500), "big.txt")},
                        content_type="multipart/form-data")
     assert page.status_code == 413 and "MiB limit" in page.get_data(as_text=True)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=200), k=st.text(max_size=12), fmt=st.sampled_from(["", "text", "csv", "json", "humaneval"]))
+def test_no_pasted_input_is_a_server_error(app, text, k, fmt):
+    client = app.test_client()
+    assert client.post("/benchmark", data={"text": text, "k": k, "format": fmt}).status_code in (200, 400)
+    api = client.post("/api/v1/benchmark", content_type="multipart/form-data",
+                      data={"file": (io.BytesIO(text.encode("utf-8", "surrogatepass")), "x"), "k": k, "format": fmt})
+    assert api.status_code in (200, 400)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(counts=st.text(max_size=60), z=st.one_of(st.none(), st.text(max_size=40)))
+def test_no_share_link_is_a_server_error(app, counts, z):
+    query = {"counts": counts} if z is None else {"z": z}
+    assert app.test_client().get("/benchmark", query_string=query).status_code in (200, 400)
