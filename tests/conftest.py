@@ -2,8 +2,8 @@
 
 Browser tests (pytest-playwright) run in the Chromium named by PASSK_CHROMIUM,
 which scripts/test.sh finds or installs. Every browser context they open is
-watched: a request to any host but the live server, an uncaught script error
-or a Content-Security-Policy violation fails the test.
+watched: a request to any host but the live server, a server error (5xx), an
+uncaught script error or a Content-Security-Policy violation fails the test.
 """
 
 import os
@@ -89,9 +89,11 @@ class PageWatch:
         self.origin = origin
         self.requests = []
         self.foreign_requests = []
+        self.server_errors = []
         self.console_errors = []
         self.page_errors = []
         context.route("**/*", self._only_our_server)
+        context.on("response", self._response)
         context.on("console", self._console)
         context.on("weberror", lambda web_error: self.page_errors.append(str(web_error.error)))
 
@@ -105,6 +107,10 @@ class PageWatch:
             self.foreign_requests.append(url)
             route.abort()
 
+    def _response(self, response):
+        if response.status >= 500:
+            self.server_errors.append(f"{response.status} {response.request.method} {response.url}")
+
     def _console(self, message):
         if message.type == "error":
             self.console_errors.append(message.text)
@@ -115,6 +121,7 @@ class PageWatch:
 
     def assert_clean(self):
         assert self.foreign_requests == [], "requests to hosts other than the live server"
+        assert self.server_errors == [], "server errors (the traceback is in the captured log)"
         assert self.page_errors == [], "uncaught errors in the page's script"
         assert self.csp_violations == [], "Content-Security-Policy violations"
 

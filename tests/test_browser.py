@@ -87,7 +87,7 @@ def test_shared_link_reproduces_the_result(page, live_server):
     assert href.path == "/"
     assert parse_qs(href.query) == {"n": ["10"], "c": ["3"], "k": ["5"]}
 
-    page.goto("/?n=1&c=1&k=1")
+    page.goto("/?n=20&c=1&k=1")
     page.goto(f"{live_server}/?{href.query}")
     expect_example_result(page)
 
