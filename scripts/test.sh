@@ -98,5 +98,6 @@ find_chromium
 export PASSK_CHROMIUM
 echo "Browser tests use $PASSK_CHROMIUM" >&2
 
-# Two workers: the suite's two halves (math with Hypothesis, browser) overlap.
+# Two workers for the two cores: while one waits on Chromium, the other runs
+# Hypothesis. (`-n 0` after it, in the extra arguments, turns this off.)
 exec .venv/bin/python -m pytest -n 2 "$@"
