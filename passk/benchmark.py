@@ -251,18 +251,7 @@ def _in_chunks(function, samples, correct, k):
 
 def _counts(problems):
     """The n_i and c_i as int64 arrays; ValueError naming the first problem out of range."""
-    columns = []
-    for name in ("n", "c"):
-        values = list(map(attrgetter(name), problems))
-        whole = all(issubclass(kind, Integral) and kind is not bool for kind in set(map(type, values)))
-        column = np.array(values) if whole else None
-        if column is None or column.dtype.kind not in "iu":  # not whole numbers, or beyond int64
-            i = next(i for i, v in enumerate(values)
-                     if isinstance(v, bool) or not isinstance(v, Integral) or not -MAX_N <= v <= MAX_N)
-            raise ValueError(f"Problem {problems[i].task_id}: {name} must be a whole number from 0 to {MAX_N:,}; "
-                             f"got {values[i]!r}.")
-        columns.append(column.astype(np.int64))
-    samples, correct = columns
+    samples, correct = _whole_numbers(problems, "n", low=1), _whole_numbers(problems, "c", low=0)
     bad = np.flatnonzero((samples < 1) | (samples > MAX_N) | (correct < 0) | (correct > samples))
     if bad.size:
         problem = problems[bad[0]]
@@ -270,6 +259,20 @@ def _counts(problems):
             f"c must be from 0 to n ({problem.n:,})"
         raise ValueError(f"Problem {problem.task_id}: {allowed}; got n = {problem.n:,}, c = {problem.c:,}.")
     return samples, correct
+
+
+def _whole_numbers(problems, name, low):
+    """Attribute `name` of every problem as an int64 array; ValueError naming the first that is not one."""
+    values = list(map(attrgetter(name), problems))
+    if all(issubclass(kind, Integral) and kind is not bool for kind in set(map(type, values))):
+        try:
+            return np.array(values, dtype=np.int64)
+        except OverflowError:  # beyond int64, so beyond MAX_N
+            i = next(i for i, value in enumerate(values) if not -2**63 <= value < 2**63)
+            raise ValueError(f"Problem {problems[i].task_id}: {name} must be from {low} to {MAX_N:,}; "
+                             f"got {values[i]:,}.") from None
+    i = next(i for i, value in enumerate(values) if isinstance(value, bool) or not isinstance(value, Integral))
+    raise ValueError(f"Problem {problems[i].task_id}: {name} must be a whole number; got {values[i]!r}.")
 
 
 def _checked_ks(ks):
@@ -287,7 +290,10 @@ def _checked_ks(ks):
 
 
 def parse_ks(text):
-    """'1,10,100' or '1, 5 10' -> [1, 5, 10, 100]-style sorted distinct ks; ValueError for anything else."""
+    """The ks in a text field, sorted and distinct: '1,10,100' -> [1, 10, 100], '1, 5 10' -> [1, 5, 10].
+
+    Raises ValueError with a sentence for anything but 1 to MAX_KS whole numbers from 1 to 10^12.
+    """
     tokens = [token for token in re.split(r"[\s,;]+", text) if token]
     if not tokens:
         raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")
@@ -307,7 +313,9 @@ def parse_ks(text):
 
 
 def _how_many_have(indices, problems, noun="problem"):
-    """'3 of 164 problems have', '1 of 164 problems has'."""
+    """'3 of 164 problems have', '1 of 164 problems has', 'all 164 problems have'."""
+    if len(indices) == len(problems) > 1:
+        return f"all {len(problems):,} {noun}s have"
     plural = "" if len(problems) == 1 else "s"
     return f"{len(indices):,} of {len(problems):,} {noun}{plural} {'has' if len(indices) == 1 else 'have'}"
 

@@ -169,6 +169,11 @@ def test_one_short_problem_is_named_in_the_singular():
     assert "1 of 2 problems has fewer than 5 samples (b)" in row.reason
 
 
+def test_reason_says_all_when_every_problem_is_short():
+    row = result_for(summarize([Problem("a", 1, 1), Problem("b", 1, 0)], ks=[10]), 10)
+    assert row.reason.startswith("pass@10 is undefined: all 2 problems have fewer than 10 samples (a, b)")
+
+
 def test_reason_names_five_task_ids_then_how_many_more():
     problems = [Problem(f"HumanEval/{i}", 1, 0) for i in range(12)] + [Problem("long", 100, 5)]
     row = result_for(summarize(problems, ks=[10]), 10)
@@ -234,7 +239,9 @@ def test_no_problems_is_an_error():
     (Problem("bad", 10**13, 1), r"Problem bad: n must be from 1 to 1,000,000,000,000"),
     (Problem("bad", 10.0, 1), r"Problem bad: n must be a whole number"),
     (Problem("bad", 10, True), r"Problem bad: c must be a whole number"),
-    (Problem("bad", 10**30, 1), r"Problem bad: n must be a whole number from 0 to 1,000,000,000,000"),
+    (Problem("bad", 10**30, 1), r"Problem bad: n must be from 1 to 1,000,000,000,000; got 1,000,"),
+    (Problem("bad", 10, -10**30), r"Problem bad: c must be from 0 to 1,000,000,000,000; got -1,000,"),
+    (Problem("bad", "10", 1), r"Problem bad: n must be a whole number; got '10'\."),
 ])
 def test_invalid_counts_are_refused_naming_the_problem(problem, message):
     with pytest.raises(ValueError, match=message):
