@@ -156,7 +156,8 @@ def _benchmark_page(form, report=None, error=None):
     share_url = report and url_for("benchmark", _external=True, **report.share_params(report.summary.ks))
     page = render_template(
         "benchmark.html", form=form, report=report, error=error, formats=FORMATS, suites=SUITES,
-        histogram=report and histogram_chart([p["c"] / p["n"] for p in report.summary.per_problem]),
+        histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
+        rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
         share_url=share_url, counts=report and counts_csv(report.summary.problems),
         rows_shown=PER_PROBLEM_ROWS_SHOWN,
     )

@@ -46,7 +46,7 @@ def table(summary, format_name):
              f"{'k':>7}  {'pass@k':>10}  {'± SE':>9}  {'95% interval':>21}  {'SE fixed':>9}"]
     for row in summary.results:
         if row.pass_at_k is None:
-            lines.append(f"{row.k:>7}  undefined: {row.reason}")
+            lines.append(f"{row.k:>7}  {row.reason}")
             continue
         interval = f"[{percent(row.ci95[0])}, {percent(row.ci95[1])}]" if row.ci95 else "—"
         lines.append(f"{row.k:>7}  {percent(row.pass_at_k):>10}  {percent(row.se):>9}  "

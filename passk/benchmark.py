@@ -24,7 +24,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from passk.estimator import MAX_N, estimate_pass_at_k, log_complement
+from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.stats import t_quantile, t_two_sided_p
 
 DEFAULT_KS = (1, 10, 100)
@@ -70,10 +70,15 @@ class Summary:
     @cached_property
     def per_problem(self):
         """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}}], built on first use."""
-        columns = {str(k): _floats_or_none(values) for k, values in self.per_problem_pass_at_k.items()}
+        return self.per_problem_rows()
+
+    def per_problem_rows(self, limit=None):
+        """The first `limit` rows of per_problem (all when None), without building the rest."""
+        shown = self.problems[:limit]
+        columns = {str(k): _floats_or_none(values[:len(shown)]) for k, values in self.per_problem_pass_at_k.items()}
         return [{"task_id": problem.task_id, "n": problem.n, "c": problem.c, "status": status(problem.n, problem.c),
                  "pass_at_k": {k: column[i] for k, column in columns.items()}}
-                for i, problem in enumerate(self.problems)]
+                for i, problem in enumerate(shown)]
 
     def to_json(self, format_name):
         """The POST /api/v1/benchmark response."""
@@ -226,12 +231,8 @@ class _DistinctPairs:
 
     @classmethod
     def of(cls, samples, correct):
-        if samples.max() < 1 << 31:  # pack (n, c) into one int64 so the sort is one-dimensional
-            keys, where, weights = np.unique((samples << 32) | correct, return_inverse=True, return_counts=True)
-            return cls(keys >> 32, keys & 0xFFFFFFFF, weights, where.ravel())
-        pairs, where, weights = np.unique(np.stack([samples, correct], axis=1), axis=0,
-                                          return_inverse=True, return_counts=True)
-        return cls(pairs[:, 0], pairs[:, 1], weights, where.ravel())
+        pairs, where = distinct_pairs(samples, correct)
+        return cls(pairs[:, 0], pairs[:, 1], np.bincount(where, minlength=len(pairs)), where)
 
 
 def _pass_at_k_where_defined(samples, correct, k):

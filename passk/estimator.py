@@ -147,11 +147,11 @@ def estimate_pass_at_k(num_samples, num_correct, k):
     _check_arrays(samples, correct, int(k))
     if correct.size == 0:
         return np.zeros(0)
-    pairs, where = _distinct_pairs(samples, correct)
+    pairs, where = distinct_pairs(samples, correct)
     return _pass_at_k_array(pairs[:, 0], pairs[:, 1], int(k))[where]
 
 
-def _distinct_pairs(samples, correct):
+def distinct_pairs(samples, correct):
     """The distinct (n, c) rows and, per problem, the index of its row.
 
     Benchmarks repeat a few (n, c) pairs many times; when the pairs fit a

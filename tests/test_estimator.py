@@ -19,7 +19,7 @@ from passk.estimator import (
     FALLING_RATIO_MAX_TERMS,
     MAX_N,
     SHORT_PRODUCT,
-    _distinct_pairs,
+    distinct_pairs,
     agreeing_digits,
     biased_pass_at_k,
     estimate_pass_at_k,
@@ -324,9 +324,9 @@ def _benchmark_of(low, high, problems=3000, seed=0):
 
 @pytest.mark.parametrize("low, high", [(200, 200), (10, 10**9), (10, 10**12)],
                          ids=["counting-grid", "packed-sort", "pair-sort"])
-def test_distinct_pairs_rebuild_every_problem(low, high):
+def testdistinct_pairs_rebuild_every_problem(low, high):
     num_samples, num_correct = _benchmark_of(low, high)
-    pairs, where = _distinct_pairs(num_samples, num_correct)
+    pairs, where = distinct_pairs(num_samples, num_correct)
     assert len({tuple(pair) for pair in pairs.tolist()}) == len(pairs)
     assert (pairs[where] == np.stack([num_samples, num_correct], axis=1)).all()
 
