@@ -110,6 +110,7 @@ def create_app(config=None):
 
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_security_headers)
+    app.after_request(_close_unsent_file)
     return app
 
 
@@ -188,6 +189,13 @@ def _error_sentence(error):
     if error.code == 404:
         return f"There is no page at {request.path}."
     return f"{error.name}: {error.description}"
+
+
+def _close_unsent_file(response):
+    """A 304 sends no body, so close the static file Werkzeug opened for it now, not at GC."""
+    if response.status_code == 304 and hasattr(response.response, "close"):
+        response.response.close()
+    return response
 
 
 def _security_headers(response):

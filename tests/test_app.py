@@ -1,5 +1,6 @@
 """The single-problem page and its JSON twin, through Flask's test client."""
 
+import gc
 import re
 from fractions import Fraction
 from html import unescape
@@ -206,3 +207,12 @@ def test_no_query_string_is_a_server_error(app, query):
     client = app.test_client()
     for path in ("/", "/embed", "/api/v1/pass-at-k"):
         assert client.get(path, query_string=query).status_code in (200, 400)
+
+
+def test_a_304_for_a_static_file_closes_the_file(client):
+    first = client.get("/static/style.css")
+    first.close()
+    again = client.get("/static/style.css", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    del again
+    gc.collect()  # an unclosed file would raise ResourceWarning here (warnings are errors)
