@@ -7,6 +7,8 @@ from fractions import Fraction
 from html import unescape
 from math import comb
 
+from passk.display import percent
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -198,3 +200,13 @@ def test_no_pasted_input_is_a_server_error(app, text, k, fmt):
 def test_no_share_link_is_a_server_error(app, counts, z):
     query = {"counts": counts} if z is None else {"z": z}
     assert app.test_client().get("/benchmark", query_string=query).status_code in (200, 400)
+
+
+def test_page_and_api_show_the_same_numbers(client):
+    text = "HumanEval/0,200,57\nHumanEval/1,200,0\nHumanEval/2,200,200\nHumanEval/3,200,3\n"
+    html = client.post("/benchmark", data={"text": text, "k": "1,10,100"}).get_data(as_text=True)
+    api = client.post("/api/v1/benchmark", content_type="multipart/form-data",
+                      data={"file": (io.BytesIO(text.encode()), "counts.csv"), "k": "1,10,100"}).json
+    assert result_cells(html) == {row["k"]: percent(row["pass_at_k"]) for row in api["results"]}
+    exact = sum(exact_pass_at_k(200, c, 10) for c in (57, 0, 200, 3)) / 4
+    assert abs(Fraction(api["results"][1]["pass_at_k"]) - exact) / exact < Fraction(1, 10**13)
