@@ -9,9 +9,10 @@ from werkzeug.exceptions import HTTPException
 from passk import display
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.calculator import FIELDS, calculate_query, read_query
-from passk.charts import curve_chart, histogram_chart
-from passk.formats import FORMATS, SUITES, FormatError, read_json_body
-from passk.report import counts_csv, per_problem_csv, report_from_share, report_from_upload, require_input
+from passk.charts import curve_chart, difference_chart, histogram_chart
+from passk.formats import FORMATS, FormatError, read_json_body
+from passk.report import (compare_uploads, counts_csv, per_problem_csv, report_from_share, report_from_upload,
+                          require_input)
 from passk.sharing import ShareLinkError
 from passk.steps import worked_steps
 
@@ -108,6 +109,27 @@ def create_app(config=None):
             return jsonify(error=str(error)), 400
         return jsonify(summary.to_json(format_name))
 
+    @app.get("/compare")
+    def compare_page():
+        return _compare_page(_compare_form(request.args))
+
+    @app.post("/compare")
+    def compare_upload():
+        form = _compare_form(request.form)
+        try:
+            comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"))
+        except INPUT_ERRORS as error:
+            return _compare_page(form, error=str(error))
+        return _compare_page(form, comparison=comparison, formats=formats)
+
+    @app.post("/api/v1/compare")
+    def api_compare():
+        try:
+            comparison, _ = _comparison_from_request(_compare_form(request.form), (None, "a"), (None, "b"))
+        except INPUT_ERRORS as error:
+            return jsonify(error=str(error)), 400
+        return jsonify(comparison.to_json())
+
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_security_headers)
     app.after_request(_close_unsent_file)
@@ -140,6 +162,50 @@ def _report_from_request(form):
     return report_from_upload(lambda: io.BytesIO(text), ks, fmt, form["suite"])
 
 
+def _compare_form(values):
+    """The compare form's fields as typed, with defaults."""
+    form = _benchmark_form(values)
+    form.update(text_a=values.get("text_a", ""), text_b=values.get("text_b", ""))
+    return form
+
+
+def _opener(form, text_field, file_field, run):
+    """(open(), filename) for one run: its uploaded file, else its pasted text."""
+    upload = request.files.get(file_field)
+    if upload and upload.filename:
+        def open_upload():
+            upload.stream.seek(0)
+            return upload.stream
+        return open_upload, upload.filename
+    text = form.get(text_field) or "" if text_field else ""
+    if not text.strip():
+        raise FormatError(f"Run {run} is empty: paste its results or choose its file.")
+    data = text.encode("utf-8", "surrogatepass")
+    return (lambda: io.BytesIO(data)), None
+
+
+def _comparison_from_request(form, fields_a, fields_b):
+    """Pair run A and run B from the request's files or pasted texts."""
+    open_a, name_a = _opener(form, *fields_a, "A")
+    open_b, name_b = _opener(form, *fields_b, "B")
+    return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"],
+                           (name_a, name_b))
+
+
+def _compare_page(form, comparison=None, formats=None, error=None):
+    """Render /compare: the two inputs, and the comparison or the error."""
+    chart = None
+    if comparison:
+        defined = [row.k for row in comparison.results if row.difference is not None]
+        if defined:
+            k = defined[0]
+            chart = difference_chart(comparison.task_ids,
+                                     [row["difference"][k] for row in comparison.per_problem], k)
+    page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
+                           all_formats=FORMATS, chart=chart, error=error)
+    return page, 400 if error else 200
+
+
 def _summary_from_json_body():
     """The API's JSON body: {"problems": [...], "k": [...]}."""
     body = request.get_json(silent=True)
@@ -156,7 +222,7 @@ def _benchmark_page(form, report=None, error=None):
     """Render /benchmark: the form, and the report or the error."""
     share_url = report and url_for("benchmark", _external=True, **report.share_params(report.summary.ks))
     page = render_template(
-        "benchmark.html", form=form, report=report, error=error, formats=FORMATS, suites=SUITES,
+        "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS,
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
         share_url=share_url, counts=report and counts_csv(report.summary.problems),

@@ -131,3 +131,43 @@ def histogram_chart(rates):
         description=f"{bins[0][1]:,} problems never pass, {bins[-1][1]:,} always pass, "
                     f"{sum(count for _, count in bins[1:-1]):,} pass sometimes.",
     )
+
+
+@dataclass
+class DifferenceChart:
+    """Per-problem differences A − B for one k, sorted, as bars around zero."""
+
+    width: int
+    height: int
+    k: int
+    bars: list             # dicts: x, y, width, height, css, title
+    zero: float            # y of the zero line
+    y_ticks: list
+    plot: tuple
+    description: str
+
+
+def difference_chart(task_ids, differences, k):
+    """Bars of d_i = pass@k of A minus pass@k of B, largest gain first."""
+    order = sorted(range(len(differences)), key=lambda i: -differences[i])
+    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+    reach = max(0.01, max(abs(d) for d in differences))
+    zero = (TOP + bottom) / 2
+
+    def y_of(value):
+        return zero - (bottom - TOP) / 2 * value / reach
+
+    slot = (right - LEFT) / len(order)
+    bars = [{"x": round(LEFT + position * slot, 2), "width": round(max(slot - 1, 0.5), 2),
+             "y": round(min(zero, y_of(differences[i])), 2), "height": round(abs(y_of(differences[i]) - zero), 2),
+             "css": "bar" if differences[i] >= 0 else "bar-negative",
+             "title": f"{task_ids[i]}: {100 * differences[i]:+.2f} points"} for position, i in enumerate(order)]
+    ticks = [-reach, -reach / 2, 0.0, reach / 2, reach]
+    better = sum(d > 0 for d in differences)
+    worse = sum(d < 0 for d in differences)
+    return DifferenceChart(
+        width=WIDTH, height=HEIGHT, k=k, bars=bars, zero=round(zero, 2),
+        y_ticks=[(round(y_of(t), 1), f"{100 * t:+.0f}" if reach >= 0.05 else f"{100 * t:+.1f}") for t in ticks],
+        plot=(LEFT, TOP, right, bottom),
+        description=f"pass@{k:,}: run A is ahead on {better:,} problems, behind on {worse:,}, "
+                    f"level on {len(differences) - better - worse:,}.")

@@ -9,7 +9,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 
-from passk.benchmark import summarize
+from passk.benchmark import compare, summarize
 from passk.formats import SUITES, FormatError, Problem, read_problems
 from passk.sharing import decode_counts, encode_counts
 
@@ -86,3 +86,14 @@ def require_input(text, has_file):
     """Refuse a submission with neither pasted text nor a file."""
     if not has_file and not (text or "").strip():
         raise FormatError(NO_INPUT)
+
+
+def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None, None)):
+    """Read two runs (each open_x() a binary stream) and pair them by task id."""
+    runs = []
+    for label, open_source, filename in (("A", open_a, filenames[0]), ("B", open_b, filenames[1])):
+        try:
+            runs.append(read_problems(open_source(), fmt=fmt, suite=suite, filename=filename))
+        except FormatError as error:
+            raise FormatError(f"Run {label}: {error}") from None
+    return compare(runs[0].problems, runs[1].problems, ks), [run.format for run in runs]

@@ -1,4 +1,4 @@
-"""The benchmark page in a real Chromium: paste, upload, share link, download, sorting."""
+"""The benchmark and compare pages in a real Chromium: paste, upload, share link, download, sorting."""
 
 import json
 from pathlib import Path
@@ -87,3 +87,14 @@ def test_mode_switch_links_both_pages(page):
     expect(page.locator("#calculator")).to_be_visible()
     page.get_by_role("navigation", name="Mode").get_by_role("link", name="Benchmark").click()
     expect(page.locator("#benchmark-form")).to_be_visible()
+
+
+def test_comparing_two_pasted_runs(page):
+    page.goto("/compare")
+    page.locator("#text_a").fill("A,10,3\nB,10,5\nC,10,10\nD,10,1\n")
+    page.locator("#text_b").fill("A,10,1\nB,10,5\nC,10,7\nE,10,2\n")
+    page.locator("#k").fill("1")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator('#compare-table tr[data-k="1"]')).to_contain_text("+16.67 pts")
+    expect(page.locator("#only-in-a")).to_contain_text("D")
+    expect(page.locator("#difference-chart svg")).to_be_visible()

@@ -1,0 +1,75 @@
+"""The compare page and POST /api/v1/compare: two runs paired by task id."""
+
+import io
+import re
+import statistics
+from fractions import Fraction
+from html import unescape
+from math import comb, sqrt
+
+import pytest
+
+RUN_A = "A,10,3\nB,10,5\nC,10,10\nD,10,1\n"
+RUN_B = "A,10,1\nB,10,5\nC,10,7\nE,10,2\n"
+
+
+def exact(n, c, k):
+    return 1 - Fraction(comb(n - c, k), comb(n, k))
+
+
+def api_compare(client, a, b, **fields):
+    return client.post("/api/v1/compare", content_type="multipart/form-data",
+                       data={"a": (io.BytesIO(a.encode()), "a.csv"), "b": (io.BytesIO(b.encode()), "b.csv"), **fields})
+
+
+def test_api_pairs_by_task_id_and_lists_the_rest(client):
+    body = api_compare(client, RUN_A, RUN_B, k="1,5").json
+    assert list(body) == ["paired", "only_in_a", "only_in_b", "results"]
+    assert (body["paired"], body["only_in_a"], body["only_in_b"]) == (3, ["D"], ["E"])
+    assert set(body["results"][0]) >= {"k", "a", "b", "difference", "se", "ci95", "p_value"}
+
+
+def test_api_difference_and_se_match_a_direct_computation(client):
+    row = api_compare(client, RUN_A, RUN_B, k="5").json["results"][0]
+    differences = [exact(10, a, 5) - exact(10, b, 5) for a, b in ((3, 1), (5, 5), (10, 7))]
+    mean = sum(differences) / 3
+    assert abs(Fraction(row["difference"]) - mean) < Fraction(1, 10**14)
+    assert row["se"] == pytest.approx(statistics.stdev(map(float, differences)) / sqrt(3), rel=1e-12)
+    assert row["a"] - row["b"] == pytest.approx(row["difference"], abs=1e-15)
+    assert 0 < row["p_value"] < 1
+
+
+def test_page_shows_the_table_the_left_out_problems_and_the_chart(client):
+    response = client.post("/compare", data={"text_a": RUN_A, "text_b": RUN_B, "k": "1,5"})
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "A − B on 3 paired problems" in html
+    assert "Only in run A: D." in html and "Only in run B: E." in html
+    assert re.search(r'<tr data-k="1">.*?\+16\.67 pts', html, re.S)
+    assert 'id="difference-chart"' in html and html.count('class="bar') >= 2
+
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"text_a": "", "text_b": RUN_B}, "Run A is empty"),
+    ({"text_a": RUN_A, "text_b": ""}, "Run B is empty"),
+    ({"text_a": "X,10,3\n", "text_b": "Y,10,3\n"}, "No task ids in common"),
+    ({"text_a": "A,10,3\nA,10,4\n", "text_b": RUN_B}, "twice"),
+    ({"text_a": "A,10,11\n", "text_b": RUN_B}, "Run A: Line 1"),
+    ({"text_a": RUN_A, "text_b": RUN_B, "k": "zero"}, "zero"),
+])
+def test_bad_compare_input_is_400_with_the_input_kept(client, data, fragment):
+    response = client.post("/compare", data=data)
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 400
+    assert fragment in re.search(r'role="alert">([^<]*)<', html).group(1)
+    assert f'>{data["text_a"]}</textarea>' in html
+
+
+def test_api_compare_without_files_is_400(client):
+    response = client.post("/api/v1/compare", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400 and "Run A is empty" in response.json["error"]
+
+
+def test_mode_switch_links_the_compare_page(client):
+    html = client.get("/compare").get_data(as_text=True)
+    assert 'aria-current="page">Compare' in html and 'id="compare-form"' in html
