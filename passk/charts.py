@@ -147,11 +147,17 @@ class DifferenceChart:
     description: str
 
 
+def _points(share):
+    """A difference as signed percentage points: +50, 0, −0.5."""
+    return "0" if share == 0 else f"{100 * share:+g}".replace("-", "−")
+
+
 def difference_chart(task_ids, differences, k):
     """Bars of d_i = pass@k of A minus pass@k of B, largest gain first."""
     order = sorted(range(len(differences)), key=lambda i: -differences[i])
     right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
-    reach = max(0.01, max(abs(d) for d in differences))
+    largest = max(abs(d) for d in differences)
+    reach = next(step for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if step >= largest - 1e-12)
     zero = (TOP + bottom) / 2
 
     def y_of(value):
@@ -167,7 +173,7 @@ def difference_chart(task_ids, differences, k):
     worse = sum(d < 0 for d in differences)
     return DifferenceChart(
         width=WIDTH, height=HEIGHT, k=k, bars=bars, zero=round(zero, 2),
-        y_ticks=[(round(y_of(t), 1), f"{100 * t:+.0f}" if reach >= 0.05 else f"{100 * t:+.1f}") for t in ticks],
+        y_ticks=[(round(y_of(t), 1), _points(t)) for t in ticks],
         plot=(LEFT, TOP, right, bottom),
         description=f"pass@{k:,}: run A is ahead on {better:,} problems, behind on {worse:,}, "
                     f"level on {len(differences) - better - worse:,}.")

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from passk.charts import HEIGHT, TOP, BOTTOM, curve_chart, histogram_chart, rate_bins
+from passk.charts import BOTTOM, HEIGHT, TOP, curve_chart, difference_chart, histogram_chart, rate_bins
 
 
 def points(path):
@@ -47,3 +47,11 @@ def test_histogram_keeps_broken_and_solid_apart():
 def test_histogram_tallest_bar_fills_the_plot():
     chart = histogram_chart([0, 0, 0, 0.5])
     assert max(bar["height"] for bar in chart.bars) == pytest.approx(HEIGHT - BOTTOM - TOP)
+
+
+def test_difference_chart_sorts_gains_first_and_uses_round_ticks():
+    chart = difference_chart(["a", "b", "c"], [-0.2, 0.1, 0.0], 1)
+    assert [bar["title"].split(":")[0] for bar in chart.bars] == ["b", "c", "a"]
+    assert [label for _, label in chart.y_ticks] == ["−20", "−10", "0", "+10", "+20"]
+    assert chart.bars[2]["css"] == "bar-negative"
+    assert "ahead on 1 problems, behind on 1, level on 1" in chart.description
