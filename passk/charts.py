@@ -175,5 +175,9 @@ def difference_chart(task_ids, differences, k):
         width=WIDTH, height=HEIGHT, k=k, bars=bars, zero=round(zero, 2),
         y_ticks=[(round(y_of(t), 1), _points(t)) for t in ticks],
         plot=(LEFT, TOP, right, bottom),
-        description=f"pass@{k:,}: run A is ahead on {better:,} problems, behind on {worse:,}, "
-                    f"level on {len(differences) - better - worse:,}.")
+        description=f"pass@{k:,}: run A is ahead on {_problems(better)}, behind on {_problems(worse)}, "
+                    f"level on {_problems(len(differences) - better - worse)}.")
+
+
+def _problems(count):
+    return f"{count:,} problem{'' if count == 1 else 's'}"

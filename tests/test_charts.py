@@ -54,4 +54,4 @@ def test_difference_chart_sorts_gains_first_and_uses_round_ticks():
     assert [bar["title"].split(":")[0] for bar in chart.bars] == ["b", "c", "a"]
     assert [label for _, label in chart.y_ticks] == ["−20", "−10", "0", "+10", "+20"]
     assert chart.bars[2]["css"] == "bar-negative"
-    assert "ahead on 1 problems, behind on 1, level on 1" in chart.description
+    assert "ahead on 1 problem, behind on 1 problem, level on 1 problem" in chart.description
