@@ -28,6 +28,7 @@ EVALPLUS_STATUSES = ("pass", "fail", "timeout")
 _DIGITS = re.compile(r"[0-9]{1,16}")
 _SURROGATE = re.compile("[\ud800-\udfff]")   # from JSON escapes like "\\ud800"; not encodable
 _CSV_TRUE, _CSV_FALSE = ("true", "1"), ("false", "0")
+_scan_json = json.JSONDecoder().scan_once   # json.loads's parser, minus its whitespace and messages
 _EMPTY = ("The input is empty: no problems were found; paste one problem a line (n c) "
           "or upload a harness results file (JSONL, JSON or CSV).")
 
@@ -61,8 +62,7 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None):
         raise _not_text("The input")
     guessed = fmt or _detect_format(head, filename)
     if guessed in ("text", "csv", "humaneval"):
-        lines = _text_lines(head, stream)
-        return _parsed(_LINE_READERS[guessed](lines), guessed)
+        return _parsed(_LINE_READERS[guessed](head, stream), guessed)
     document = _load_json(head + stream.read())
     if fmt is None:
         guessed = _json_kind(document)
@@ -118,26 +118,38 @@ def _open(source):
     return head.removeprefix(codecs.BOM_UTF8), source
 
 
-def _byte_lines(head, stream):
-    """Yield each line of head and then of stream, without line endings, one at a time."""
-    lines = head.split(b"\n")
-    if lines[-1] == b"":
+def _line_chunks(head, stream):
+    """Yield head, then pieces of stream of about PEEK_BYTES that each end at the end of a line."""
+    yield head
+    while chunk := stream.read(PEEK_BYTES):
+        yield chunk if chunk.endswith(b"\n") else chunk + stream.readline()
+
+
+def _split_lines(chunk):
+    """The lines of a chunk (bytes or text) without their "\\n"; a final "\\n" ends the last line."""
+    lines = chunk.split(b"\n" if isinstance(chunk, bytes) else "\n")
+    if not lines[-1]:
         lines.pop()
-    yield from lines
-    for line in iter(stream.readline, b""):
-        yield line.rstrip(b"\n")
+    return lines
+
+
+def _line_text(raw, number):
+    """Line number's bytes as text without a trailing "\\r", refusing NUL bytes and invalid UTF-8."""
+    if b"\x00" in raw:
+        raise _not_text(f"Line {number}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _not_text(f"Line {number}") from None
+    return text.rstrip("\r")
 
 
 def _text_lines(head, stream):
     """Yield (line number, text) for every line, refusing input that is not UTF-8 text."""
-    for number, raw in enumerate(_byte_lines(head, stream), 1):
-        if b"\x00" in raw:
-            raise _not_text(f"Line {number}")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _not_text(f"Line {number}") from None
-        yield number, text.rstrip("\r")
+    number = 0
+    for chunk in _line_chunks(head, stream):
+        for number, raw in enumerate(_split_lines(chunk), number + 1):
+            yield number, _line_text(raw, number)
 
 
 def _not_text(where):
@@ -291,10 +303,10 @@ def _parsed(problems, fmt):
 # --- line readers ---------------------------------------------------------
 
 
-def _read_text(lines):
+def _read_text(head, stream):
     """Read pasted lines: `n c`, `1 0 1 1 0`, or `task_id: 1 0 1`; skip blanks and # comments."""
     problems = []
-    for number, text in lines:
+    for number, text in _text_lines(head, stream):
         line = text.strip()
         if line and not line.startswith("#"):
             _append(problems, _text_problem(line, len(problems) + 1, f"Line {number}"))
@@ -314,9 +326,9 @@ def _text_problem(line, index, where):
                       f'or "task_id: 1 0 1"; got {_show(line)}.')
 
 
-def _read_csv(lines):
+def _read_csv(head, stream):
     """Read task_id,n,c rows (header optional) or task_id,passed rows (header needed)."""
-    rows = _csv_rows(lines)
+    rows = _csv_rows(_text_lines(head, stream))
     number, first = next(rows, (0, None))
     if first is None:
         return []
@@ -382,25 +394,64 @@ def _csv_samples(rows, columns):
     return _tallied(tally)
 
 
-def _read_humaneval(lines):
+def _read_humaneval(head, stream):
     """Read human-eval results JSONL, one sample a line, merging the samples of each task."""
-    tally = {}
-    for number, text in lines:
-        if not text.strip():
-            continue
-        try:
-            sample = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise FormatError(f"Line {number} is not valid JSON: {error.msg} at column {error.colno}.") from None
-        except (ValueError, RecursionError):
-            raise FormatError(f"Line {number} is not a results line: it is nested too deeply "
-                              "or holds an over-long number.") from None
-        task_id = _field(sample, "task_id", f"Line {number}")
-        passed = _field(sample, "passed", f"Line {number}")
-        if not isinstance(passed, bool):
-            raise FormatError(f'Line {number}: "passed" must be true or false; got {_show(passed)}.')
-        _add_sample(tally, task_id, passed, f"Line {number}")
+    tally, number = {}, 0
+    for chunk in _line_chunks(head, stream):
+        number = _count_samples(tally, _chunk_lines(chunk, number), number)
     return _tallied(tally)
+
+
+def _chunk_lines(chunk, number):
+    """The lines of a chunk as text; one with a NUL byte or invalid UTF-8 is checked line by line."""
+    if b"\x00" not in chunk:
+        try:
+            return _split_lines(chunk.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+    return (_line_text(raw, at) for at, raw in enumerate(_split_lines(chunk), number + 1))
+
+
+def _count_samples(tally, lines, number):
+    """Count the results lines that follow line `number` in tally; return the last line's number.
+
+    The common line, a sample of a task already seen, is counted here without the checks;
+    every other line (a new task, a blank, anything wrong) goes through _checked_sample."""
+    for text in lines:
+        number += 1
+        text = text.rstrip("\r")
+        try:
+            sample, end = _scan_json(text, 0)
+        except (StopIteration, ValueError, RecursionError):
+            sample, end = None, -1   # blank or broken: the checked path says which and where
+        counts = passed = None
+        if end == len(text) and type(sample) is dict:
+            task_id, passed = sample.get("task_id"), sample.get("passed")
+            counts = tally.get(task_id) if type(task_id) is str else None
+        if counts is not None and type(passed) is bool:
+            counts[0] += 1
+            counts[1] += passed
+        else:
+            _checked_sample(tally, text, number)
+    return number
+
+
+def _checked_sample(tally, text, number):
+    """Count one results line in tally, or raise the FormatError that says what is wrong with it."""
+    if not text.strip():
+        return
+    try:
+        sample = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"Line {number} is not valid JSON: {error.msg} at column {error.colno}.") from None
+    except (ValueError, RecursionError):
+        raise FormatError(f"Line {number} is not a results line: it is nested too deeply "
+                          "or holds an over-long number.") from None
+    task_id = _field(sample, "task_id", f"Line {number}")
+    passed = _field(sample, "passed", f"Line {number}")
+    if not isinstance(passed, bool):
+        raise FormatError(f'Line {number}: "passed" must be true or false; got {_show(passed)}.')
+    _add_sample(tally, task_id, passed, f"Line {number}")
 
 
 # --- document readers -----------------------------------------------------

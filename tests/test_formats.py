@@ -3,6 +3,7 @@
 import io
 import json
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -321,6 +322,114 @@ def test_the_largest_count_is_accepted():
 def test_formats_and_suites_are_listed():
     assert FORMATS == ("text", "csv", "humaneval", "evalplus", "livecodebench", "json")
     assert SUITES == ("base", "plus")
+
+
+# --- human-eval: the fast path for a task already seen changes nothing ----------
+
+
+def no_fast_path(text, index):
+    """A stand-in for formats._scan_json that sends every line through the checked path."""
+    raise StopIteration(index)
+
+
+def humaneval_outcome(content):
+    """What read_problems makes of content read as human-eval JSONL: the Parsed or the error."""
+    try:
+        return read_problems(io.BytesIO(content), fmt="humaneval")
+    except FormatError as error:
+        return str(error)
+
+
+def awkward_samples():
+    """(task_id, passed, line) for repeated tasks, with every kind of line the fast path hands on."""
+    flags = [(f"HumanEval/{t}", t % 3 == 0 or s == 1) for t in range(40) for s in range(3)]
+    samples = [(task_id, passed, sample_line(task_id=task_id, passed=passed)) for task_id, passed in flags]
+    samples += [
+        ("7", True, json.dumps({"task_id": 7, "passed": True})),
+        ("7", False, json.dumps({"task_id": "7", "passed": False})),
+        ("7", True, json.dumps({"passed": True, "task_id": 7, "result": "passed"})),
+        ("HumanEval/1", True, '  {"task_id": "HumanEval/1", "passed": true}\t'),
+        ("HumanEval/2", False, sample_line(task_id="HumanEval/2", passed=False) + "\r"),
+        ("ünï 🙂", True, json.dumps({"task_id": "ünï 🙂", "passed": True})),
+        ("ünï 🙂", False, json.dumps({"task_id": "ünï 🙂", "passed": False}, ensure_ascii=False)),
+        ("HumanEval/3", False, sample_line(task_id="HumanEval/3", passed=False, result="failed: \ud83d\ude42")),
+        (None, None, ""), (None, None, "   "), (None, None, "\r"),
+    ]
+    random.Random(11).shuffle(samples)
+    return samples
+
+
+@pytest.mark.parametrize("peek", [100, 4096, formats.PEEK_BYTES])
+def test_humaneval_fast_path_reads_the_same_as_the_checked_path(peek):
+    samples = awkward_samples()
+    content = "\n".join(line for _, _, line in samples).encode() + b"\n"
+    expected = {task_id: [0, 0] for task_id, _, _ in samples if task_id is not None}
+    for task_id, passed, _ in samples:
+        if task_id is not None:
+            expected[task_id][0] += 1
+            expected[task_id][1] += passed
+    with mock.patch.object(formats, "PEEK_BYTES", peek):
+        fast = humaneval_outcome(content)
+        with mock.patch.object(formats, "_scan_json", no_fast_path):
+            assert humaneval_outcome(content) == fast
+    assert {p.task_id: [p.n, p.c] for p in fast.problems} == expected and fast.warnings == []
+
+
+LATE_ERRORS = [
+    # (the bad line, after 300 good ones, a blank and a CRLF one; expected fragment)
+    (b"{oops", "is not valid JSON: Expecting property name enclosed in double quotes at column 2."),
+    (sample_line(task_id="HumanEval/0") + " x", "is not valid JSON: Extra data at column"),
+    (sample_line(task_id="HumanEval/0", passed="true"), '"passed" must be true or false; got "true".'),
+    (json.dumps({"task_id": "HumanEval/0"}), 'the field "passed" is missing.'),
+    (json.dumps([{"task_id": "HumanEval/0", "passed": True}]), "expected an object; got a list."),
+    (sample_line(task_id=["HumanEval/0"]), "the task id must be a string; got a list."),
+    (sample_line(task_id="\ud800"), "the task id holds an unpaired surrogate"),
+    ('{"task_id": "HumanEval/0", "passed": 1' + "0" * 5000 + "}", "holds an over-long number."),
+    ("[" * 100_000, "is nested too deeply"),
+    (sample_line(task_id="HumanEval/0") + "\x00", "is not UTF-8 text"),
+    (b'{"task_id": "HumanEval/0", "passed": true, "completion": "\xff"}', "is not UTF-8 text"),
+    # a surrogate encoded in UTF-8 bytes, which strict UTF-8 (unlike json.loads on bytes) refuses
+    (b'{"task_id": "HumanEval/0", "passed": true, "completion": "\xed\xa0\x80"}', "is not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize("peek", [100, 4096])
+@pytest.mark.parametrize(("bad_line", "fragment"), LATE_ERRORS)
+def test_humaneval_error_after_the_fast_path_started_names_its_line(peek, bad_line, fragment):
+    good = humaneval_jsonl({f"HumanEval/{t}": [True, False] * 50 for t in range(3)}).encode()
+    bad_line = bad_line if isinstance(bad_line, bytes) else bad_line.encode()
+    content = good + b"\n" + sample_line(task_id="HumanEval/1").encode() + b"\r\n" + bad_line + b"\n" + good
+    with mock.patch.object(formats, "PEEK_BYTES", peek):
+        fast = humaneval_outcome(content)
+        with mock.patch.object(formats, "_scan_json", no_fast_path):
+            assert humaneval_outcome(content) == fast
+    assert fast.startswith("Line 303") and fragment in fast
+
+
+def line_bytes(text):
+    return text.encode("utf-8", "surrogatepass")
+
+
+HUMANEVAL_LINES = st.one_of(
+    st.builds(lambda task_id, passed: json.dumps({"task_id": task_id, "passed": passed}).encode(),
+              st.sampled_from(["a", "a", "b", 7, "7", "", " ", None, ["a"], "\ud800"]),
+              st.sampled_from([True, False, True, 1, 0, "true", None])),
+    st.sampled_from([b"", b"  ", b"\r", b"{", b"[1]", b'{"task_id": "a"}', b'{"passed": true}',
+                     b'{"task_id": "a", "passed": true} x', b' {"task_id": "a", "passed": true}',
+                     b'{"task_id": "a", "passed": false}\r', b"\x00", b"\xff", b"\xed\xa0\x80",
+                     b"\xef\xbb\xbf{}"]),
+    st.text(alphabet='{}[]":, ab\r\\utrue01\u2003', max_size=40).map(line_bytes),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(HUMANEVAL_LINES, max_size=30), st.sampled_from([b"\n", b"\r\n"]), st.integers(1, 300))
+def test_humaneval_fast_and_checked_paths_agree_on_any_lines(lines, newline, peek):
+    content = newline.join(lines)
+    with mock.patch.object(formats, "PEEK_BYTES", peek):
+        fast = humaneval_outcome(content)
+        with mock.patch.object(formats, "_scan_json", no_fast_path):
+            assert humaneval_outcome(content) == fast
 
 
 # --- nothing but FormatError, whatever the input -----------------------------
