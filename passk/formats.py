@@ -240,7 +240,7 @@ def _problem(task_id, n, c, where):
                           "every problem needs at least one.")
     if c > n:
         raise FormatError(f"{where}: c = {c:,} is larger than n = {n:,}; c counts the samples "
-                          "that passed, so 0 <= c <= n.")
+                          "that passed, so 0 ≤ c ≤ n.")
     return Problem(task_id, n, c)
 
 
@@ -295,7 +295,8 @@ def _parsed(problems, fmt):
     if repeated:
         named = ", ".join(_show(task_id) for task_id in repeated[:5])
         more = f" and {len(repeated) - 5:,} more" if len(repeated) > 5 else ""
-        warnings.append(f"{len(repeated):,} task ids appear more than once and each row was kept "
+        subject = "1 task id appears" if len(repeated) == 1 else f"{len(repeated):,} task ids appear"
+        warnings.append(f"{subject} more than once and each row was kept "
                         f"as its own problem: {named}{more}.")
     return Parsed(problems, fmt, warnings)
 
@@ -315,6 +316,9 @@ def _read_text(head, stream):
 
 def _text_problem(line, index, where):
     """One pasted line as a Problem; two numbers are `n c`, more (or after a colon) are samples."""
+    if line.count(",") == 2:  # a task_id,n,c line among the others
+        task_id, n, c = (part.strip() for part in line.split(","))
+        return _problem(_task_id(task_id, where), _count(n, "n", where), _count(c, "c", where), where)
     task_id, colon, rest = line.rpartition(":")
     task_id = _task_id(task_id.strip(), where) if colon else f"problem {index}"
     tokens = rest.split()
@@ -322,7 +326,7 @@ def _text_problem(line, index, where):
         return _problem(task_id, _count(tokens[0], "n", where), _count(tokens[1], "c", where), where)
     if (colon or len(tokens) > 2) and tokens and set(tokens) <= {"0", "1"}:
         return Problem(task_id, len(tokens), tokens.count("1"))
-    raise FormatError(f'{where}: expected "n c", per-sample results like "1 0 1", '
+    raise FormatError(f'{where}: expected "n c", "task_id,n,c", per-sample results like "1 0 1", '
                       f'or "task_id: 1 0 1"; got {_show(line)}.')
 
 

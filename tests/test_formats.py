@@ -208,11 +208,15 @@ def test_a_lone_json_sample_line_is_a_document_unless_the_file_is_jsonl():
 
 
 def test_explicit_format_overrides_detection():
-    content = "a,10,3\n"
     with pytest.raises(FormatError, match="Line 1"):
-        read_problems(content, fmt="text")
+        read_problems("task_id,passed\na,true\n", fmt="text")
     parsed = read_problems(humaneval_jsonl({"a": [True]}), fmt="humaneval")
     assert parsed.format == "humaneval" and counts(parsed) == [("a", 1, 1)]
+
+
+def test_pasted_text_may_mix_n_c_and_task_id_n_c_lines():
+    parsed = read_problems("200 57\n200 0\nHumanEval/2,200,200\n", fmt="text")
+    assert counts(parsed) == [("problem 1", 200, 57), ("problem 2", 200, 0), ("HumanEval/2", 200, 200)]
 
 
 # --- errors name the place and what is allowed ------------------------------
