@@ -104,6 +104,9 @@ def _pass_at_k_array(n, c, k):
     middle = (c > 0) & (n - c >= k)
     if middle.any():
         values[middle] = -np.expm1(log_complement(n[middle], c[middle], k[middle]))
+    # pass@1 = c/n and pass@k = k/n when c = 1: give them correctly rounded, as plain division does.
+    single = middle & ((k == 1) | (c == 1))
+    values[single] = (c * k)[single] / n[single]
     return values
 
 
@@ -199,8 +202,8 @@ def pass_hat_k(n, c, k):
 def biased_pass_at_k(n, c, k):
     """1 - (1 - c/n)**k: sampling with replacement; biased low, shown for contrast."""
     n, c, k = check_counts(n, c, k)
-    if c == n:
-        return 1.0
+    if c == 0 or c == n:
+        return float(c == n)
     return -math.expm1(k * math.log1p(-c / n))
 
 

@@ -538,3 +538,20 @@ def test_invalid_input_is_refused_with_a_clear_message(function, arguments, erro
 
 def test_numpy_integers_are_whole_numbers():
     assert pass_at_k(np.int64(10), np.int32(3), np.uint8(5)) == pass_at_k(10, 3, 5)
+
+
+@given(huge_counts())
+def test_pass_at_1_is_exactly_the_division_c_over_n(problem):
+    n, c, _ = problem
+    assert pass_at_k(n, c, 1) == c / n
+    assert estimate_pass_at_k(np.array([n]), np.array([c]), 1)[0] == c / n
+
+
+@given(huge_counts())
+def test_one_pass_gives_exactly_k_over_n(problem):
+    n, _, k = problem
+    assert pass_at_k(n, 1, k) == (k / n if n - 1 >= k else 1.0)
+
+
+def test_biased_estimate_of_nothing_passing_is_plus_zero():
+    assert math.copysign(1, biased_pass_at_k(5, 0, 1)) == 1
