@@ -10,14 +10,14 @@ from passk.steps import product_factors, worked_steps
 
 @pytest.mark.parametrize("value, text", [
     (0.0, "0%"), (1.0, "100%"), (0.3, "30.00%"), (11 / 12, "91.67%"), (1e-5, "0.001%"),
-    (1e-12, "1e-10%"), (0.99995, "99.995%"), (0.999999999999, "99.9999999999%"), (None, "—"),
+    (1e-12, "1 × 10⁻¹⁰%"), (0.99995, "99.995%"), (0.999999999999, "99.9999999999%"), (None, "—"),
 ])
 def test_percent_table(value, text):
     assert percent(value) == text
 
 
 @pytest.mark.parametrize("value, text", [
-    (0.0, "0"), (1.0, "1"), (11 / 12, "0.9167"), (1e-5, "1e-05"), (0.99999, "0.99999"), (None, "—"),
+    (0.0, "0"), (1.0, "1"), (11 / 12, "0.9167"), (1e-5, "1 × 10⁻⁵"), (0.99999, "0.99999"), (None, "—"),
 ])
 def test_fraction_table(value, text):
     assert fraction(value) == text
