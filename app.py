@@ -32,7 +32,7 @@ def create_app(config=None):
     app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES, JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False
-    for name in ("percent", "fraction", "full", "count"):
+    for name in ("percent", "pass_percent", "fraction", "full", "count", "scientific", "points", "plural"):
         app.add_template_filter(getattr(display, name), name)
 
     @app.get("/")

@@ -136,6 +136,7 @@ class Calculation:
     pass_hat_k: float
     biased_pass_at_k: float
     table: list
+    miss_chance: float = 0.0   # C(n-c, k)/C(n, k), with its own digits (for the steps)
 
     def to_json(self):
         """The JSON API's shape (GET /api/v1/pass-at-k)."""
@@ -160,6 +161,11 @@ def table_rows(n, c, ks):
             for k in ks]
 
 
+def _worth_showing(exact):
+    """The exact fraction, unless it is just 0 or 1."""
+    return exact if exact not in ("0/1", "1/1") else None
+
+
 def calculate(n, c, k, extra_ks=()):
     """The whole single-problem result for n samples, c correct, budget k."""
     n, c, k = estimator.check_counts(n, c, k)
@@ -172,10 +178,11 @@ def calculate(n, c, k, extra_ks=()):
         pass_at_1=next(row.pass_at_k for row in rows if row.k == 1),
         cross_check=cross,
         agreeing_digits=estimator.agreeing_digits(value, cross),
-        exact=estimator.readable_fraction(estimator.exact_pass_at_k(n, c, k)),
+        exact=_worth_showing(estimator.readable_fraction(estimator.exact_pass_at_k(n, c, k))),
         pass_hat_k=estimator.pass_hat_k(n, c, k),
         biased_pass_at_k=estimator.biased_pass_at_k(n, c, k),
         table=rows,
+        miss_chance=estimator.miss_chance(n, c, k),
     )
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from passk import estimator
+from passk.display import SUPERSCRIPT, percent, plural
 
 WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 44
@@ -67,17 +68,30 @@ def curve_chart(n, c, k):
         y_ticks=[(round(y_of(t / 100), 1), f"{t}%") for t in (0, 25, 50, 75, 100)],
         log_x=log_x,
         plot=(LEFT, TOP, right, bottom),
-        description=(f"pass@k rises from {100 * c / n:.4g}% at k = 1 to "
-                     f"{100 * float(unbiased[-1]):.4g}% at k = {n:,}; the marked point is k = {k:,}."),
+        description=_curve_description(n, c, k),
     )
 
 
 def _short(value):
-    """1, 10, 100, 1k, 10k, 1M, 1G, 1T: tick labels that fit."""
-    for size, suffix in ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k")):
-        if value >= size and value % size == 0:
-            return f"{value // size:,}{suffix}"
-    return f"{value:,}"
+    """Tick labels that fit: 1, 10, 100, 1k, 10k, 100k, then 10⁶, 10⁹, 10¹²."""
+    if value >= 10**6:
+        return "10" + str(len(str(value)) - 1).translate(SUPERSCRIPT)
+    return f"{value // 1000}k" if value >= 1000 and value % 1000 == 0 else f"{value:,}"
+
+
+def _plural_problems(count):
+    return plural(count, "problem")
+
+
+def _curve_description(n, c, k):
+    """What the curve shows, in one sentence for screen readers and the caption."""
+    if c == 0:
+        return f"No sample passed, so pass@k is 0% for every k from 1 to {n:,}; the marked point is k = {k:,}."
+    if c == n:
+        return f"Every sample passed, so pass@k is 100% for every k from 1 to {n:,}; the marked point is k = {k:,}."
+    reach = n - c + 1  # from this k on every draw holds a pass
+    return (f"pass@k rises from {percent(c / n)} at k = 1 to 100% at k = {reach:,} and stays there; "
+            f"the marked point is k = {k:,}.")
 
 
 def _x_tick_values(n, log_x):
@@ -128,8 +142,8 @@ def histogram_chart(rates):
         width=WIDTH, height=HEIGHT, bars=bars,
         y_ticks=[(round(bottom - (bottom - TOP) * t / tallest, 1), f"{t:,}") for t in range(0, tallest + 1, step)],
         plot=(LEFT, TOP, right, bottom),
-        description=f"{bins[0][1]:,} problems never pass, {bins[-1][1]:,} always pass, "
-                    f"{sum(count for _, count in bins[1:-1]):,} pass sometimes.",
+        description=f"{_plural_problems(bins[0][1])} never pass, {_plural_problems(bins[-1][1])} always pass, "
+                    f"{_plural_problems(sum(count for _, count in bins[1:-1]))} pass sometimes.",
     )
 
 
@@ -175,9 +189,6 @@ def difference_chart(task_ids, differences, k):
         width=WIDTH, height=HEIGHT, k=k, bars=bars, zero=round(zero, 2),
         y_ticks=[(round(y_of(t), 1), _points(t)) for t in ticks],
         plot=(LEFT, TOP, right, bottom),
-        description=f"pass@{k:,}: run A is ahead on {_problems(better)}, behind on {_problems(worse)}, "
-                    f"level on {_problems(len(differences) - better - worse)}.")
+        description=f"pass@{k:,}: run A is ahead on {_plural_problems(better)}, behind on {_plural_problems(worse)}, "
+                    f"level on {_plural_problems(len(differences) - better - worse)}.")
 
-
-def _problems(count):
-    return f"{count:,} problem{'' if count == 1 else 's'}"

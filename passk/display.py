@@ -23,6 +23,17 @@ def percent(value, places=2):
     return f"{share:.{places}f}%"
 
 
+def pass_percent(value, n, c, k):
+    """percent(), except that a pass@k which rounds to 1.0 without being certain reads ≈ 100%.
+
+    >>> pass_percent(1.0, 200, 100, 100), pass_percent(1.0, 200, 150, 100)
+    ('≈ 100%', '100%')
+    """
+    if value == 1 and 0 < c and n - c >= k:
+        return "≈ 100%"
+    return percent(value)
+
+
 def fraction(value):
     """A probability as a decimal with four significant places of interest.
 
@@ -40,7 +51,7 @@ def fraction(value):
     return f"{value:.4f}"
 
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def scientific(value, digits=3):
@@ -51,7 +62,7 @@ def scientific(value, digits=3):
     """
     mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
-    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 def _places_to_show(gap):
@@ -62,6 +73,16 @@ def _places_to_show(gap):
 def full(value):
     """All seventeen significant digits, for copying."""
     return "—" if value is None else repr(float(value))
+
+
+def points(value):
+    """A difference of probabilities in signed percentage points: +16.67 pts, −2.99 pts."""
+    return "—" if value is None else f"{100 * value:+.2f} pts".replace("-", "−")
+
+
+def plural(count, noun):
+    """'1 problem', '2 problems', '1,000 samples'."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def count(value):

@@ -199,6 +199,15 @@ def pass_hat_k(n, c, k):
     return float(np.exp(log_complement(n, n - c, k)[0]))
 
 
+def miss_chance(n, c, k):
+    """C(n-c, k)/C(n, k): the chance that none of k drawn samples passes, i.e. 1 - pass@k.
+
+    Computed directly, so it keeps its digits when pass@k rounds to 1.0.
+    """
+    n, c, k = check_counts(n, c, k)
+    return pass_hat_k(n, n - c, k)
+
+
 def biased_pass_at_k(n, c, k):
     """1 - (1 - c/n)**k: sampling with replacement; biased low, shown for contrast."""
     n, c, k = check_counts(n, c, k)

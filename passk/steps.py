@@ -1,6 +1,6 @@
 """The worked steps for one problem, written with the user's own numbers."""
 
-from passk.display import fraction, percent
+from passk.display import fraction, pass_percent, percent, scientific
 
 SHOWN_FACTORS = 3  # with more factors than 2 * this, the middle ones are elided
 
@@ -19,6 +19,18 @@ def product_factors(n, c, k):
     return f"{head} × … ({c - 2 * SHOWN_FACTORS:,} more factors) … × {tail}"
 
 
+def _plain(value):
+    """Six significant digits, or 1.2 × 10⁻⁵⁹ for tiny values."""
+    return f"{value:.6g}" if value >= 1e-4 else scientific(value, 4)
+
+
+def _result(calc):
+    """The result as a fraction and percentage, or a note that it rounds to 100%."""
+    if calc.pass_at_k == 1:
+        return "100% after rounding: a double cannot hold the difference"
+    return f"{fraction(calc.pass_at_k)} = {percent(calc.pass_at_k)}"
+
+
 def worked_steps(calc):
     """A list of plain sentences that take the reader from n, c, k to the result."""
     n, c, k = calc.n, calc.c, calc.k
@@ -31,14 +43,12 @@ def worked_steps(calc):
         steps.append(f"Only n − c = {n - c:,} samples failed, fewer than k = {k:,}: every draw of "
                      f"k samples must include a passing one, so pass@k = 1.")
     else:
-        complement = 1 - calc.pass_at_k
+        miss = _plain(calc.miss_chance)
         steps += [
             f"n − c = {n - c:,} ≥ k = {k:,}, so some draws miss every pass. Their share is "
             f"C(n − c, k) / C(n, k) = C({n - c:,}, {k:,}) / C({n:,}, {k:,}).",
-            f"As the reference product over i = {n - c + 1:,} … {n:,}: {product_factors(n, c, k)} "
-            f"= {fraction(complement) if complement >= 1e-4 else f'{complement:.6g}'}.",
-            f"pass@k = 1 − {complement:.6g} = {fraction(calc.pass_at_k)} = {percent(calc.pass_at_k)}"
-            + (f" (exactly {calc.exact})." if calc.exact else "."),
+            f"As the reference product over i = {n - c + 1:,} … {n:,}: {product_factors(n, c, k)} = {miss}.",
+            f"pass@k = 1 − {miss} = {_result(calc)}" + (f" (exactly {calc.exact})." if calc.exact else "."),
         ]
     steps.append(_identity_check(calc))
     return steps
@@ -47,7 +57,7 @@ def worked_steps(calc):
 def _identity_check(calc):
     """The checks every result passes, stated with this result's numbers."""
     checks = [f"pass@1 = c/n = {calc.c:,}/{calc.n:,} = {percent(calc.pass_at_1)}",
-              f"pass@1 ≤ pass@k ≤ 1 ({percent(calc.pass_at_1)} ≤ {percent(calc.pass_at_k)})"]
+              f"pass@1 ≤ pass@k ≤ 1 ({percent(calc.pass_at_1)} ≤ {pass_percent(calc.pass_at_k, calc.n, calc.c, calc.k)})"]
     if calc.cross_check is not None:
         checks.append(f"the falling-ratio product gives {calc.cross_check!r}, agreeing to "
                       f"{calc.agreeing_digits} significant digits")
