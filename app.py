@@ -143,6 +143,8 @@ def _benchmark_form(values):
         "k": values.get("k") or ", ".join(map(str, DEFAULT_KS)),
         "format": values.get("format") or "",
         "suite": values.get("suite") or "plus",
+        "counts": values.get("counts") or "",
+        "z": values.get("z") or "",
     }
 
 
@@ -150,6 +152,9 @@ def _report_from_request(form):
     """A report from the uploaded file, else the pasted text."""
     upload = request.files.get("file")
     has_file = bool(upload and upload.filename)
+    if not has_file and not form["text"].strip() and (form["counts"] or form["z"]):
+        # Recalculating a shared result: its counts ride along in hidden fields.
+        return report_from_share(form["counts"], form["z"], parse_ks(form["k"]), form["suite"])
     require_input(form["text"], has_file)
     ks = parse_ks(form["k"])
     fmt = form["format"] or None

@@ -35,7 +35,7 @@ def encode_counts(problems):
 
 def decode_counts(counts=None, z=None):
     """(n, c) pairs, one per problem, from a share link's `counts` or `z` value."""
-    if z is not None:
+    if z:
         counts = _inflate(z)
     if not counts:
         raise ShareLinkError("The share link has no counts: it needs counts=n:c,n:c,… .")

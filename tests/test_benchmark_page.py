@@ -210,3 +210,11 @@ def test_page_and_api_show_the_same_numbers(client):
     assert result_cells(html) == {row["k"]: percent(row["pass_at_k"]) for row in api["results"]}
     exact = sum(exact_pass_at_k(200, c, 10) for c in (57, 0, 200, 3)) / 4
     assert abs(Fraction(api["results"][1]["pass_at_k"]) - exact) / exact < Fraction(1, 10**13)
+
+
+def test_a_shared_result_can_be_recalculated_with_other_ks(client):
+    shared = client.get("/benchmark?counts=10:3,10:0&k=5").get_data(as_text=True)
+    assert 'name="counts" value="10:0,10:3"' in shared or 'name="counts" value="10:3,10:0"' in shared
+    again = client.post("/benchmark", data={"counts": "10:3,10:0", "z": "", "text": "", "k": "1,5"})
+    assert again.status_code == 200
+    assert result_cells(again.get_data(as_text=True)) == {1: "15.00%", 5: "45.83%"}
