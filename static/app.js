@@ -17,31 +17,76 @@
   }
 
   // Live update of the single-problem calculator: ask the server for the same page and
-  // swap in the result and the field messages, so there is only one rendering.
+  // swap in the result, so there is only one rendering. While the fields do not yet hold
+  // a calculation (half typed, c > n, ...) the last result stays, dimmed, and no message
+  // is shown until the user submits: the server's messages are for finished input.
+  var WHOLE = /^\s*\d+\s*$/;
+
+  function looksComplete(form) {
+    var values = {};
+    for (var i = 0; i < 3; i++) {
+      var name = ["n", "c", "k"][i];
+      var text = form.elements[name].value;
+      if (!WHOLE.test(text)) return false;
+      values[name] = BigInt(text.trim());
+    }
+    return values.c <= values.n && values.k >= 1n && values.k <= values.n &&
+      /^[\d\s,]*$/.test(form.elements.ks.value);
+  }
+
   function enableLiveUpdate(form) {
     var timer = null;
     var latest = 0;
+    var status = document.getElementById("live-status");
     form.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(refresh, 250);
     });
 
     function refresh() {
+      if (!looksComplete(form)) {
+        markStale(true);
+        return;
+      }
       var params = new URLSearchParams(new FormData(form));
       if (!params.get("ks")) params.delete("ks");
       var url = form.getAttribute("action") + "?" + params.toString();
       var ticket = ++latest;
       fetch(url, { headers: { "Accept": "text/html" } })
-        .then(function (response) { return response.text(); })
-        .then(function (html) {
+        .then(function (response) {
+          return response.text().then(function (html) { return { ok: response.ok, html: html }; });
+        })
+        .then(function (answer) {
           if (ticket !== latest) return;  // a newer request is on its way
-          swap(new DOMParser().parseFromString(html, "text/html"));
+          var page = new DOMParser().parseFromString(answer.html, "text/html");
+          showMessages(page);
+          if (!answer.ok) {
+            markStale(true);
+            return;
+          }
+          swapResult(page);
           history.replaceState(null, "", url);
         })
         .catch(function () { /* offline: the submit button still works */ });
     }
 
-    function swap(page) {
+    function markStale(stale) {
+      var result = document.getElementById("result");
+      if (!result) return;
+      result.classList.toggle("stale", stale);
+      var note = result.querySelector(".stale-note");
+      if (stale && !note) {
+        note = document.createElement("p");
+        note.className = "stale-note";
+        note.textContent = "Out of date: this is the result for the last complete numbers. " +
+          "Finish typing, or press Calculate to see what is wrong.";
+        result.prepend(note);
+      } else if (!stale && note) {
+        note.remove();
+      }
+    }
+
+    function showMessages(page) {
       ["n", "c", "k", "ks"].forEach(function (name) {
         var fresh = page.getElementById(name + "-error");
         var shown = document.getElementById(name + "-error");
@@ -55,18 +100,17 @@
       });
       var summary = document.getElementById("form-summary");
       if (summary) summary.remove();
+    }
+
+    function swapResult(page) {
       var freshResult = page.getElementById("result");
       var result = document.getElementById("result");
-      if (freshResult && result) {
-        result.replaceWith(freshResult);
-        enableCopyButtons(freshResult);
-      } else if (freshResult) {
-        form.after(freshResult);
-        enableCopyButtons(freshResult);
-      } else if (result) {
-        result.remove();
-      }
+      if (!freshResult) return;
+      if (result) result.replaceWith(freshResult);
+      else form.after(freshResult);
+      enableCopyButtons(freshResult);
       document.title = page.title;
+      if (status) status.textContent = page.title.replace(/ — passk$/, "");
     }
   }
 

@@ -176,3 +176,18 @@ def test_page_logs_no_console_errors_or_csp_violations(page, page_watch):
     assert page_watch.csp_violations == []
     assert page_watch.console_errors == []
     assert page_watch.page_errors == []
+
+
+def test_half_typed_input_keeps_the_last_result_without_alarms(page):
+    page.goto("/?n=10&c=3&k=5")
+    page.evaluate("window.passkSamePage = true")
+    page.locator("#n").fill("2")            # on the way to 200: c and k are now above n
+    expect(page.locator("#result")).to_have_class(re.compile(r"\bstale\b"))
+    expect(page.locator("#c-error")).to_be_hidden()
+    expect(page.locator("#k-error")).to_be_hidden()
+    expect(page).to_have_url(re.compile(r"n=10&"))
+    page.locator("#n").fill("200")
+    expect(page.locator("#result")).not_to_have_class(re.compile(r"\bstale\b"))
+    expect(page.locator("#pass-at-k")).to_have_text("7.35%")
+    expect(page.locator("#live-status")).to_have_text(re.compile(r"pass@5 = 7.35%"))
+    assert page.evaluate("window.passkSamePage") is True
