@@ -270,9 +270,9 @@ def _close_unsent_file(response):
 
 
 def _security_headers(response):
-    if request.path == "/embed":  # the one page any site may frame
+    if request.path == "/embed":  # the one page any page may frame, file:// docs included
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
-            "frame-ancestors 'none'", "frame-ancestors *")
+            "; frame-ancestors 'none'", "")
     else:
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
         response.headers["X-Frame-Options"] = "DENY"

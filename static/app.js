@@ -31,7 +31,7 @@
       values[name] = BigInt(text.trim());
     }
     return values.c <= values.n && values.k >= 1n && values.k <= values.n &&
-      /^[\d\s,]*$/.test(form.elements.ks.value);
+      (!form.elements.ks || /^[\d\s,]*$/.test(form.elements.ks.value));
   }
 
   function enableLiveUpdate(form) {
@@ -91,7 +91,7 @@
         var fresh = page.getElementById(name + "-error");
         var shown = document.getElementById(name + "-error");
         var input = document.getElementById(name);
-        if (!fresh || !shown || !input) return;
+        if (!fresh || !shown || !input || !input.closest(".field")) return;
         shown.textContent = fresh.textContent;
         shown.hidden = fresh.hidden;
         input.closest(".field").classList.toggle("has-error", !fresh.hidden);
