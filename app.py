@@ -2,8 +2,9 @@
 
 import io
 import json
+import os
 
-from flask import Flask, Response, jsonify, render_template, request, url_for
+from flask import Flask, Response, current_app, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from passk import display
@@ -18,6 +19,7 @@ from passk.steps import worked_steps
 
 INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)
 PER_PROBLEM_ROWS_SHOWN = 2000
+SHARE_LINK_LIMIT = 8000   # characters; gunicorn refuses request lines over 8190
 
 MAX_UPLOAD_BYTES = 256 * 1024 * 1024
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -29,7 +31,7 @@ CONTENT_SECURITY_POLICY = "; ".join([
 def create_app(config=None):
     """Build the application; `config` overrides settings in tests."""
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES, JSON_SORT_KEYS=False)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES, PUBLIC_URL=os.environ.get("PASSK_PUBLIC_URL"))
     app.config.update(config or {})
     app.json.sort_keys = False
     for name in ("percent", "pass_percent", "fraction", "full", "count", "scientific", "points", "plural"):
@@ -43,8 +45,8 @@ def create_app(config=None):
             "index.html", query=query, calc=calc,
             chart=calc and curve_chart(calc.n, calc.c, calc.k),
             steps=calc and worked_steps(calc),
-            share_url=calc and url_for("index", _external=True, **query.link_params()),
-            embed_url=calc and url_for("embed", _external=True, **query.link_params()),
+            share_url=calc and _public_url("index", **query.link_params()),
+            embed_url=calc and _public_url("embed", **query.link_params()),
         )
         return page, 400 if query.errors else 200
 
@@ -52,7 +54,7 @@ def create_app(config=None):
     def embed():
         query = read_query(_query_args())
         calc = calculate_query(query)
-        full_url = url_for("index", _external=True, **(query.link_params() if calc else {}))
+        full_url = _public_url("index", **(query.link_params() if calc else {}))
         return render_template("embed.html", query=query, calc=calc, full_url=full_url), \
             400 if query.errors else 200
 
@@ -93,7 +95,8 @@ def create_app(config=None):
         except INPUT_ERRORS as error:
             return _benchmark_page(_benchmark_form(request.form), error=str(error))
         if kind == "json":
-            body = json.dumps(report.summary.to_json(request.form.get("source_format", "csv")), indent=1)
+            report.format = request.form.get("source_format", "csv")
+            body = json.dumps(report.to_json(), indent=1)
             return _attachment(body, "application/json", "passk-benchmark.json")
         return _attachment(per_problem_csv(report.summary), "text/csv", "passk-per-problem.csv")
 
@@ -102,12 +105,10 @@ def create_app(config=None):
         try:
             if request.is_json:
                 summary, format_name = _summary_from_json_body()
-            else:
-                report = _report_from_request(_benchmark_form(request.form))
-                summary, format_name = report.summary, report.format
+                return jsonify(summary.to_json(format_name))
+            return jsonify(_report_from_request(_benchmark_form(request.form)).to_json())
         except INPUT_ERRORS as error:
             return jsonify(error=str(error)), 400
-        return jsonify(summary.to_json(format_name))
 
     @app.get("/compare")
     def compare_page():
@@ -225,13 +226,15 @@ def _summary_from_json_body():
 
 def _benchmark_page(form, report=None, error=None):
     """Render /benchmark: the form, and the report or the error."""
-    share_url = report and url_for("benchmark", _external=True, **report.share_params(report.summary.ks))
+    share_url = report and _public_url("benchmark", **report.share_params(report.summary.ks))
+    if share_url and len(share_url) > SHARE_LINK_LIMIT:
+        share_url = None  # servers and browsers refuse such long addresses; the downloads remain
     page = render_template(
         "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS,
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
         share_url=share_url, counts=report and counts_csv(report.summary.problems),
-        rows_shown=PER_PROBLEM_ROWS_SHOWN,
+        rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT, max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
     )
     return page, 400 if error else 200
 
@@ -239,6 +242,14 @@ def _benchmark_page(form, report=None, error=None):
 def _attachment(body, mimetype, filename):
     return Response(body, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _public_url(endpoint, **params):
+    """An absolute link for sharing: from PASSK_PUBLIC_URL when set, else from the request."""
+    base = current_app.config.get("PUBLIC_URL")
+    if base:
+        return base.rstrip("/") + url_for(endpoint, **params)
+    return url_for(endpoint, _external=True, **params)
 
 
 def _query_args():
@@ -250,6 +261,11 @@ def _http_error(error):
     """Errors as JSON under /api/, as a page elsewhere; never a stack trace."""
     if request.path.startswith("/api/"):
         return jsonify(error=_error_sentence(error)), error.code
+    if error.code == 413 and request.path in ("/benchmark", "/compare"):  # keep the user on the form
+        empty = {}
+        page, _ = (_benchmark_page(_benchmark_form(empty), error=_error_sentence(error))
+                   if request.path == "/benchmark" else _compare_page(_compare_form(empty), error=_error_sentence(error)))
+        return page, 413
     return render_template("error.html", error=error, message=_error_sentence(error)), error.code
 
 
@@ -259,6 +275,9 @@ def _error_sentence(error):
                 f"send counts per problem instead of per-sample results, or split the file.")
     if error.code == 404:
         return f"There is no page at {request.path}."
+    if error.code == 405:
+        allowed = " or ".join(sorted(set(error.valid_methods or ()) - {"HEAD", "OPTIONS"}))
+        return f"{request.path} answers {allowed} requests, not {request.method}."
     return f"{error.name}: {error.description}"
 
 

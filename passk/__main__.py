@@ -1,12 +1,14 @@
 """Command line: python -m passk FILE [-k 1,10,100] [--suite base|plus] [--format F] [--json]."""
 
 import argparse
+import io
 import json
 import sys
 
-from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.display import percent
-from passk.formats import FORMATS, SUITES, FormatError, read_problems
+from passk.benchmark import DEFAULT_KS, parse_ks
+from passk.display import percent, plural
+from passk.formats import FORMATS, SUITES, FormatError
+from passk.report import report_from_upload
 
 
 def build_parser():
@@ -25,13 +27,17 @@ def build_parser():
     return parser
 
 
-def read(path, fmt, suite):
-    """Parse FILE (or standard input for '-') into problems."""
+def read(path, ks, fmt, suite):
+    """The report for FILE (or standard input for '-'), as the benchmark page makes it."""
     if path == "-":
-        return read_problems(sys.stdin.buffer, fmt=fmt, suite=suite)
+        data = sys.stdin.buffer.read()  # read once: EvalPlus files are read again for the other suite
+        return report_from_upload(lambda: io.BytesIO(data), ks, fmt, suite)
     try:
         with open(path, "rb") as stream:
-            return read_problems(stream, fmt=fmt, suite=suite, filename=path)
+            def reopen():
+                stream.seek(0)
+                return stream
+            return report_from_upload(reopen, ks, fmt, suite, filename=path)
     except OSError as error:
         raise FormatError(f"Cannot read {path}: {error.strerror or error}.") from None
 
@@ -40,7 +46,8 @@ def table(summary, format_name):
     """The summary as lines of text for a terminal."""
     ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
         f"n from {summary.min_n:,} to {summary.max_n:,}"
-    lines = [f"{len(summary.problems):,} problems, {summary.samples:,} samples ({ns}), format {format_name}",
+    lines = [f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns}), "
+             f"format {format_name}",
              f"{summary.broken:,} broken (c = 0) · {summary.flaky:,} flaky · {summary.solid:,} solid (c = n)",
              "",
              f"{'k':>7}  {'pass@k':>10}  {'± SE':>9}  {'95% interval':>21}  {'SE fixed':>9}"]
@@ -60,18 +67,23 @@ def table(summary, format_name):
 def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
-        ks = parse_ks(args.k)
-        parsed = read(args.file, args.format, args.suite)
-        summary = summarize(parsed.problems, ks, warnings=parsed.warnings)
+        report = read(args.file, parse_ks(args.k), args.format, args.suite)
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(summary.to_json(parsed.format), indent=2))
-    else:
-        print(table(summary, parsed.format))
+        print(json.dumps(report.to_json(), indent=2))
+        return 0
+    print(table(report.summary, report.format + (f", EvalPlus {report.suite} suite" if report.suite else "")))
+    for suite, other in report.other_suites.items():
+        print(f"\nEvalPlus {suite} suite:")
+        print("\n".join(table(other, report.format).splitlines()[3:]))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader went away (| head): nothing left to say
+        sys.stderr.close()
+        sys.exit(0)

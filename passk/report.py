@@ -25,6 +25,13 @@ class Report:
     suite: str | None = None
     other_suites: dict = field(default_factory=dict)   # suite name -> Summary
 
+    def to_json(self):
+        """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
+        body = self.summary.to_json(self.format)
+        if self.suite and self.format == "evalplus":
+            body["suite"] = self.suite
+        return body
+
     def share_params(self, ks):
         """Query parameters of a link that reproduces these numbers."""
         params = encode_counts(self.summary.problems)

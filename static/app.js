@@ -166,6 +166,13 @@
       var file = form.querySelector("input[type=file]");
       if (!file || !file.files.length || !window.FormData) return;  // plain submit
       event.preventDefault();
+      var limit = Number(form.dataset.maxBytes);
+      if (limit && file.files[0].size > limit) {
+        status.textContent = "This file is " + Math.ceil(file.files[0].size / 1048576) + " MiB, over the " +
+          Math.floor(limit / 1048576) + " MiB limit: send counts per problem instead, or split the file.";
+        status.setAttribute("role", "alert");
+        return;
+      }
       var request = new XMLHttpRequest();
       request.open("POST", form.action);
       progress.hidden = false;
@@ -178,10 +185,21 @@
       });
       request.addEventListener("load", function () {
         var page = new DOMParser().parseFromString(request.responseText, "text/html");
+        var answer = page.getElementById("main");
+        if (!answer) {  // not one of our pages: a proxy's error, say
+          status.textContent = "The server answered " + request.status + " without a result; try again.";
+          progress.hidden = true;
+          return;
+        }
         var main = document.getElementById("main");
-        main.replaceChildren.apply(main, Array.prototype.slice.call(page.getElementById("main").childNodes));
+        main.replaceChildren.apply(main, Array.prototype.slice.call(answer.childNodes));
         document.title = page.title;
         initialise(main);
+        var heading = main.querySelector("#benchmark-heading, #compare-heading, [role=alert]");
+        if (heading) {
+          if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+          heading.focus();
+        }
       });
       request.addEventListener("error", function () {
         status.textContent = "The upload failed; check the connection and try again.";

@@ -218,3 +218,12 @@ def test_a_304_for_a_static_file_closes_the_file(client):
     assert again.status_code == 304
     del again
     gc.collect()  # an unclosed file would raise ResourceWarning here (warnings are errors)
+
+
+def test_share_and_embed_links_use_the_configured_public_address():
+    from app import create_app
+
+    client = create_app({"TESTING": True, "PUBLIC_URL": "https://passk.example.org/"}).test_client()
+    html = client.get("/?n=10&c=3&k=5", headers={"Host": "evil.test"}).get_data(as_text=True)
+    assert 'href="https://passk.example.org/?n=10&amp;c=3&amp;k=5"' in html
+    assert "https://passk.example.org/embed?n=10" in html and "evil.test" not in html

@@ -182,7 +182,14 @@ def test_upload_over_the_limit_is_413_with_a_message(app):
     assert response.status_code == 413 and "MiB limit" in response.json["error"]
     page = client.post("/benchmark", data={"file": (io.BytesIO(b"1 1\n" * 500), "big.txt")},
                        content_type="multipart/form-data")
-    assert page.status_code == 413 and "MiB limit" in page.get_data(as_text=True)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 413 and "MiB limit" in html
+    assert 'id="benchmark-form"' in html and 'role="alert"' in html  # still on the form
+
+
+def test_download_address_says_it_takes_post(client):
+    response = client.get("/benchmark/download")
+    assert response.status_code == 405 and "answers POST requests, not GET" in response.get_data(as_text=True)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -218,3 +225,10 @@ def test_a_shared_result_can_be_recalculated_with_other_ks(client):
     again = client.post("/benchmark", data={"counts": "10:3,10:0", "z": "", "text": "", "k": "1,5"})
     assert again.status_code == 200
     assert result_cells(again.get_data(as_text=True)) == {1: "15.00%", 5: "45.83%"}
+
+
+def test_too_many_distinct_counts_offer_the_download_instead_of_a_link(client):
+    text = "".join(f"{n},{n // 3}\n".replace(",", " ") for n in range(1000, 5000))
+    html = client.post("/benchmark", data={"text": text, "k": "1"}).get_data(as_text=True)
+    assert 'id="share-link"' not in html and 'id="no-share-link"' in html
+    assert 'id="download-csv"' in html

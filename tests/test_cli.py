@@ -72,3 +72,19 @@ def test_bad_input_exits_2_with_one_line_and_no_traceback(args, stdin, fragment)
     assert "Traceback" not in completed.stderr
     assert len(completed.stderr.strip().splitlines()) == 1
     assert fragment in completed.stderr
+
+
+def test_evalplus_table_shows_both_suites(tmp_path, capsys):
+    path = tmp_path / "eval_results.json"
+    path.write_text(json.dumps({"eval": {"A": [{"base_status": "pass", "plus_status": "fail"}],
+                                         "B": [{"base_status": "fail", "plus_status": "fail"}]}}))
+    assert main([str(path), "-k", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "2 problems, 2 samples" in out and "EvalPlus plus suite" in out and "EvalPlus base suite:" in out
+
+
+def test_json_names_the_evalplus_suite(tmp_path, capsys):
+    path = tmp_path / "eval_results.json"
+    path.write_text(json.dumps({"eval": {"A": [{"base_status": "pass", "plus_status": "fail"}]}}))
+    assert main([str(path), "-k", "1", "--json", "--suite", "base"]) == 0
+    assert json.loads(capsys.readouterr().out)["suite"] == "base"
