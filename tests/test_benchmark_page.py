@@ -232,3 +232,18 @@ def test_too_many_distinct_counts_offer_the_download_instead_of_a_link(client):
     html = client.post("/benchmark", data={"text": text, "k": "1"}).get_data(as_text=True)
     assert 'id="share-link"' not in html and 'id="no-share-link"' in html
     assert 'id="download-csv"' in html
+
+
+JSON_BODIES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**13) | st.floats() | st.text(max_size=6),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["problems", "k", "task_id", "n", "c", "samples"]) | st.text(max_size=3), children, max_size=4),
+    max_leaves=25)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=JSON_BODIES)
+def test_no_json_body_is_a_server_error(app, body):
+    response = app.test_client().post("/api/v1/benchmark", data=json.dumps(body), content_type="application/json")
+    assert response.status_code in (200, 400)
+    assert response.is_json
