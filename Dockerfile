@@ -4,7 +4,9 @@
 #   docker run --rm -p 8000:8000 passk            # http://localhost:8000/
 #
 # Stateless: run as many replicas as needed behind any load balancer.
-# WEB_CONCURRENCY sets the workers per container (default 2 x cores + 1).
+# WEB_CONCURRENCY sets the workers per container (default 2 x cores + 1);
+# PASSK_PUBLIC_URL (e.g. https://passk.example.org) makes share links and the
+# embed snippet use the public address behind a TLS-terminating proxy.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -14,7 +16,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOST=0.0.0.0 \
     PORT=8000
 
-# The app writes nothing, so its user needs no home and owns none of the code.
+# The app writes only the temporary files Werkzeug spools large uploads to (in
+# /tmp: keep it writable, and on disk rather than tmpfs if memory is tight),
+# so its user needs no home and owns none of the code.
 RUN useradd --system --uid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin passk
 
