@@ -234,11 +234,14 @@ def test_too_many_distinct_counts_offer_the_download_instead_of_a_link(client):
     assert 'id="download-csv"' in html
 
 
+def _json_containers(children):
+    keys = st.sampled_from(["problems", "k", "task_id", "n", "c", "samples"]) | st.text(max_size=3)
+    return st.lists(children, max_size=4) | st.dictionaries(keys, children, max_size=4)
+
+
 JSON_BODIES = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 10**13) | st.floats() | st.text(max_size=6),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(
-        st.sampled_from(["problems", "k", "task_id", "n", "c", "samples"]) | st.text(max_size=3), children, max_size=4),
-    max_leaves=25)
+    _json_containers, max_leaves=25)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
