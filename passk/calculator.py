@@ -44,10 +44,14 @@ def printable(text, limit=40):
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def read_query(args):
-    """Parse n, c, k and ks from a mapping of name -> list of strings."""
+def read_query(args, defaults=True):
+    """Parse n, c, k and ks from a mapping of name -> list of strings.
+
+    With none of n, c, k given, the page shows the DEFAULTS example; the API
+    (defaults=False) says what is missing instead.
+    """
     query = Query()
-    if not any(args.get(name) for name in ("n", "c", "k")):
+    if defaults and not any(args.get(name) for name in ("n", "c", "k")):
         query.raw = {name: str(value) for name, value in DEFAULTS.items()}
         query.raw["ks"] = _single(args, "ks", query) or ""
     else:
@@ -67,7 +71,7 @@ def _single(args, name, query):
     given = args.get(name) or []
     if len(given) > 1:
         query.errors[name] = f"{_NAMES[name]} was given {len(given)} times in the link; give it once."
-    return printable(given[0], 200) if given else None
+    return printable(given[0], 1000) if given else None
 
 
 def _read_count(query, name):
@@ -161,11 +165,6 @@ def table_rows(n, c, ks):
             for k in ks]
 
 
-def _worth_showing(exact):
-    """The exact fraction, unless it is just 0 or 1."""
-    return exact if exact not in ("0/1", "1/1") else None
-
-
 def calculate(n, c, k, extra_ks=()):
     """The whole single-problem result for n samples, c correct, budget k."""
     n, c, k = estimator.check_counts(n, c, k)
@@ -178,7 +177,7 @@ def calculate(n, c, k, extra_ks=()):
         pass_at_1=next(row.pass_at_k for row in rows if row.k == 1),
         cross_check=cross,
         agreeing_digits=estimator.agreeing_digits(value, cross),
-        exact=_worth_showing(estimator.readable_fraction(estimator.exact_pass_at_k(n, c, k))),
+        exact=estimator.readable_fraction(estimator.exact_pass_at_k(n, c, k)),
         pass_hat_k=estimator.pass_hat_k(n, c, k),
         biased_pass_at_k=estimator.biased_pass_at_k(n, c, k),
         table=rows,

@@ -135,16 +135,11 @@ def estimate_pass_at_k(num_samples, num_correct, k):
     >>> estimate_pass_at_k(10, [3, 0, 10], 5).round(4).tolist()
     [0.9167, 0.0, 1.0]
     """
-    correct = np.asarray(num_correct)
-    samples = np.asarray(num_samples)
-    for name, array in (("num_samples", samples), ("num_correct", correct)):
-        if array.dtype.kind not in "iu" and array.size > 0:  # [] arrives as float64
-            raise TypeError(f"{name} must hold whole numbers; got dtype {array.dtype}.")
+    correct = _whole_array(num_correct, "num_correct").ravel()
+    samples = _whole_array(num_samples, "num_samples")
     if isinstance(k, bool) or not isinstance(k, Integral):
         raise TypeError(f"k must be a whole number (int); got {k!r}.")
-    correct = correct.astype(np.int64).ravel()
-    samples = np.broadcast_to(samples.astype(np.int64), correct.shape) if samples.ndim == 0 \
-        else samples.astype(np.int64).ravel()
+    samples = np.broadcast_to(samples, correct.shape) if samples.ndim == 0 else samples.ravel()
     if samples.shape != correct.shape:
         raise ValueError(f"num_samples has {samples.size} entries but num_correct has {correct.size}.")
     _check_arrays(samples, correct, int(k))
@@ -152,6 +147,21 @@ def estimate_pass_at_k(num_samples, num_correct, k):
         return np.zeros(0)
     pairs, where = distinct_pairs(samples, correct)
     return _pass_at_k_array(pairs[:, 0], pairs[:, 1], int(k))[where]
+
+
+def _whole_array(values, name):
+    """values as an int64 array; floats are fine when whole (the harness passes them), bools are not."""
+    array = np.asarray(values)
+    if array.size == 0:  # [] arrives as float64
+        return array.astype(np.int64)
+    if array.dtype.kind == "f" and np.all(np.isfinite(array)) and np.all(array == np.round(array)) \
+            and np.all(np.abs(array) <= MAX_N):
+        return array.astype(np.int64)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"{name} must hold whole numbers; got dtype {array.dtype}.")
+    if array.dtype.kind == "u" and np.any(array > MAX_N):
+        raise ValueError(f"{name} holds {int(array.max()):,}, above the largest n, {MAX_N:,}.")
+    return array.astype(np.int64)
 
 
 def distinct_pairs(samples, correct):

@@ -66,6 +66,8 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None):
     document = _load_json(head + stream.read())
     if fmt is None:
         guessed = _json_kind(document)
+    if guessed == "humaneval":  # one results line, sent without a .jsonl name
+        return _parsed(_LINE_READERS[guessed](head, io.BytesIO()), guessed)
     return _parsed(_DOCUMENT_READERS[guessed](document, suite), guessed)
 
 
@@ -111,10 +113,14 @@ def _open(source):
     if not hasattr(source, "readline"):
         raise TypeError(f"read_problems needs bytes, str or a binary file; got {type(source).__name__}.")
     head = source.read(PEEK_BYTES)
-    for _ in range(2):  # end on a line boundary, with a second line even after a long first one
-        head += source.readline()
     if not isinstance(head, bytes):
         raise TypeError("read_problems needs a binary file (opened with 'rb'), not a text one.")
+    while True:
+        for _ in range(2):  # end on a line boundary, with a second line even after a long first one
+            head += source.readline()
+        if head.strip() or not (more := source.read(PEEK_BYTES)):
+            break
+        head += more  # only blank lines so far: look further before calling the input empty
     return head.removeprefix(codecs.BOM_UTF8), source
 
 
@@ -188,6 +194,8 @@ def _json_kind(document):
     """Name the reader for a parsed JSON document by its shape."""
     if isinstance(document, dict) and "eval" in document:
         return "evalplus"
+    if isinstance(document, dict) and {"task_id", "passed"} <= document.keys():
+        return "humaneval"
     first = document[0] if isinstance(document, list) and document else None
     if isinstance(first, dict) and "graded_list" in first:
         return "livecodebench"

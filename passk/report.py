@@ -49,7 +49,12 @@ def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None):
         report.suite = suite
         for other in SUITES:
             if other != suite:
-                again = read_problems(open_source(), fmt="evalplus", suite=other)
+                try:
+                    again = read_problems(open_source(), fmt="evalplus", suite=other)
+                except FormatError:  # a --base-only run has no plus results: show base alone
+                    report.summary.warnings.append(f"The EvalPlus {other} suite is not in this file, so only "
+                                                   f"{suite} is shown.")
+                    continue
                 report.other_suites[other] = summarize(again.problems, ks)
     return report
 

@@ -227,3 +227,21 @@ def test_share_and_embed_links_use_the_configured_public_address():
     html = client.get("/?n=10&c=3&k=5", headers={"Host": "evil.test"}).get_data(as_text=True)
     assert 'href="https://passk.example.org/?n=10&amp;c=3&amp;k=5"' in html
     assert "https://passk.example.org/embed?n=10" in html and "evil.test" not in html
+
+
+def test_api_without_any_numbers_names_what_is_missing(client):
+    response = client.get("/api/v1/pass-at-k")
+    assert response.status_code == 400
+    assert "Enter n" in response.json["error"] and "Enter k" in response.json["error"]
+
+
+def test_twenty_twelve_digit_extra_ks_are_accepted(client):
+    ks = ",".join(str(10**11 + i) for i in range(20))
+    response = client.get(f"/api/v1/pass-at-k?n=1000000000000&c=5&k=3&ks={ks}")
+    assert response.status_code == 200 and len(response.json["table"]) == 25
+
+
+def test_api_exact_fraction_includes_0_and_1(client):
+    assert client.get("/api/v1/pass-at-k?n=10&c=0&k=1").json["exact"] == "0/1"
+    assert client.get("/api/v1/pass-at-k?n=10&c=10&k=1").json["exact"] == "1/1"
+    assert 'id="exact"' not in client.get("/?n=10&c=0&k=1").get_data(as_text=True)

@@ -171,7 +171,7 @@ def test_api_bad_json_body_is_400(client, body, fragment):
 
 def test_api_without_a_file_is_400(client):
     response = client.post("/api/v1/benchmark", data={}, content_type="multipart/form-data")
-    assert response.status_code == 400 and "empty" in response.json["error"]
+    assert response.status_code == 400 and "multipart file field" in response.json["error"]
 
 
 def test_upload_over_the_limit_is_413_with_a_message(app):
@@ -250,3 +250,24 @@ def test_no_json_body_is_a_server_error(app, body):
     response = app.test_client().post("/api/v1/benchmark", data=json.dumps(body), content_type="application/json")
     assert response.status_code in (200, 400)
     assert response.is_json
+
+
+def test_deeply_nested_json_body_is_400(client):
+    body = "[" * 5000 + "]" * 5000
+    response = client.post("/api/v1/benchmark", data=body, content_type="application/json")
+    assert response.status_code == 400 and "nested too deeply" in response.json["error"]
+
+
+def test_evalplus_base_only_run_shows_the_base_suite(client):
+    base_only = {"eval": {"A": [{"base_status": "pass", "plus_status": None},
+                                {"base_status": "fail", "plus_status": None}]}}
+    response = client.post("/api/v1/benchmark", content_type="multipart/form-data", data={
+        "file": (io.BytesIO(json.dumps(base_only).encode()), "eval_results.json"), "k": "1", "suite": "base"})
+    assert response.status_code == 200, response.json
+    assert response.json["results"][0]["pass_at_k"] == 0.5 and response.json["suite"] == "base"
+    assert any("plus suite is not in this file" in warning for warning in response.json["warnings"])
+
+
+def test_api_without_a_file_field_says_how_to_send_one(client):
+    response = client.post("/api/v1/benchmark", data="10 3", content_type="text/plain")
+    assert response.status_code == 400 and 'multipart file field named "file"' in response.json["error"]

@@ -88,3 +88,9 @@ def test_json_names_the_evalplus_suite(tmp_path, capsys):
     path.write_text(json.dumps({"eval": {"A": [{"base_status": "pass", "plus_status": "fail"}]}}))
     assert main([str(path), "-k", "1", "--json", "--suite", "base"]) == 0
     assert json.loads(capsys.readouterr().out)["suite"] == "base"
+
+
+def test_usage_mistakes_are_one_line_too():
+    completed = run("-", "--suite", "xyz", stdin="10 3\n")
+    assert completed.returncode == 2 and len(completed.stderr.strip().splitlines()) == 1
+    assert "invalid choice: 'xyz'" in completed.stderr

@@ -361,7 +361,7 @@ def test_estimate_of_an_empty_list_is_an_empty_float_array():
                                               "got 1,000,000,000,001."),
     (10, [1, 2], 0, ValueError, "problem 0: k must be at least 1; got 0."),
     ([10, 10], [1, 2, 3], 1, ValueError, "num_samples has 2 entries but num_correct has 3."),
-    ([10.0], [1], 1, TypeError, "num_samples must hold whole numbers; got dtype float64."),
+    ([10.5], [1], 1, TypeError, "num_samples must hold whole numbers; got dtype float64."),
     (10, [0.5], 1, TypeError, "num_correct must hold whole numbers; got dtype float64."),
     (10, [True], 1, TypeError, "num_correct must hold whole numbers; got dtype bool."),
     (10, [1], 2.0, TypeError, "k must be a whole number (int); got 2.0."),
@@ -555,3 +555,11 @@ def test_one_pass_gives_exactly_k_over_n(problem):
 
 def test_biased_estimate_of_nothing_passing_is_plus_zero():
     assert math.copysign(1, biased_pass_at_k(5, 0, 1)) == 1
+
+
+def test_estimate_accepts_whole_floats_as_the_harness_passes_them():
+    assert estimate_pass_at_k(200.0, np.array([3.0, 0.0]), 1).tolist() == [3 / 200, 0.0]
+    with pytest.raises(TypeError):
+        estimate_pass_at_k(10, np.array([2.5]), 1)
+    with pytest.raises(ValueError, match="above the largest n"):
+        estimate_pass_at_k(2**63, [1], 1)

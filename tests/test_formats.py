@@ -200,11 +200,17 @@ def test_csv_extension_is_a_hint_when_the_first_line_has_no_comma():
         read_problems("a 10 3\n", filename="counts.csv")
 
 
-def test_a_lone_json_sample_line_is_a_document_unless_the_file_is_jsonl():
+def test_a_lone_json_sample_line_is_read_as_a_one_line_results_file():
     line = json.dumps({"task_id": "a", "passed": True}) + "\n"
-    with pytest.raises(FormatError, match='list of problems or an object with a "problems" list'):
-        read_problems(line)
-    assert counts(read_problems(line, filename="samples.jsonl_results.jsonl")) == [("a", 1, 1)]
+    for parsed in (read_problems(line), read_problems(line, filename="samples.jsonl_results.jsonl")):
+        assert parsed.format == "humaneval" and counts(parsed) == [("a", 1, 1)]
+
+
+def test_a_long_run_of_blank_lines_is_not_an_empty_input():
+    parsed = read_problems(b"\n" * (formats.PEEK_BYTES + 10) + b"10 3\n")
+    assert counts(parsed) == [("problem 1", 10, 3)]
+    with pytest.raises(FormatError, match=f"Line {formats.PEEK_BYTES + 11}:"):
+        read_problems(b"\n" * (formats.PEEK_BYTES + 10) + b"10 x\n")
 
 
 def test_explicit_format_overrides_detection():
