@@ -46,10 +46,29 @@ class _QuietRequestHandler(WSGIRequestHandler):
         pass
 
 
+def _body_read_at_once(app):
+    """The app with each response body read and closed before it is sent.
+
+    When a browser drops a connection mid-response (it cancels a stylesheet on
+    navigation, say), Werkzeug's development server raises in its clean-up
+    before it closes the body, leaving a static file open until the garbage
+    collector warns. gunicorn, which serves production, closes it; here the
+    body is simply never left open.
+    """
+    def buffered(environ, start_response):
+        body = app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+    return buffered
+
+
 @pytest.fixture(scope="session")
 def live_server():
     """The production app served on a free port of 127.0.0.1; yields its base URL."""
-    server = make_server("127.0.0.1", 0, create_app(), threaded=True,
+    server = make_server("127.0.0.1", 0, _body_read_at_once(create_app()), threaded=True,
                          request_handler=_QuietRequestHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
