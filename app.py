@@ -12,8 +12,8 @@ from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.calculator import FIELDS, calculate_query, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart
 from passk.formats import FORMATS, FormatError, read_json_body
-from passk.report import (compare_uploads, counts_csv, per_problem_csv, report_from_share, report_from_upload,
-                          require_input)
+from passk.report import (NO_INPUT, compare_uploads, counts_csv, per_problem_csv, report_from_share,
+                          report_from_upload)
 from passk.sharing import ShareLinkError
 from passk.steps import worked_steps
 
@@ -155,20 +155,11 @@ def _benchmark_form(values):
 def _report_from_request(form):
     """A report from the uploaded file, else the pasted text."""
     upload = request.files.get("file")
-    has_file = bool(upload and upload.filename)
-    if not has_file and not form["text"].strip() and (form["counts"] or form["z"]):
+    if not (upload and upload.filename) and not form["text"].strip() and (form["counts"] or form["z"]):
         # Recalculating a shared result: its counts ride along in hidden fields.
         return report_from_share(form["counts"], form["z"], parse_ks(form["k"]), form["suite"])
-    require_input(form["text"], has_file)
-    ks = parse_ks(form["k"])
-    fmt = form["format"] or None
-    if has_file:
-        def open_upload():
-            upload.stream.seek(0)
-            return upload.stream
-        return report_from_upload(open_upload, ks, fmt, form["suite"], upload.filename)
-    text = form["text"].encode("utf-8", "surrogatepass")
-    return report_from_upload(lambda: io.BytesIO(text), ks, fmt, form["suite"])
+    open_source, filename = _opener(form, "text", "file", NO_INPUT)
+    return report_from_upload(open_source, parse_ks(form["k"]), form["format"] or None, form["suite"], filename)
 
 
 def _compare_form(values):
@@ -178,8 +169,8 @@ def _compare_form(values):
     return form
 
 
-def _opener(form, text_field, file_field, run):
-    """(open(), filename) for one run: its uploaded file, else its pasted text."""
+def _opener(form, text_field, file_field, empty_message):
+    """(open(), filename) for one input: its uploaded file, else its pasted text."""
     upload = request.files.get(file_field)
     if upload and upload.filename:
         def open_upload():
@@ -188,15 +179,15 @@ def _opener(form, text_field, file_field, run):
         return open_upload, upload.filename
     text = form.get(text_field) or "" if text_field else ""
     if not text.strip():
-        raise FormatError(f"Run {run} is empty: paste its results or choose its file.")
+        raise FormatError(empty_message)
     data = text.encode("utf-8", "surrogatepass")
     return (lambda: io.BytesIO(data)), None
 
 
 def _comparison_from_request(form, fields_a, fields_b):
     """Pair run A and run B from the request's files or pasted texts."""
-    open_a, name_a = _opener(form, *fields_a, "A")
-    open_b, name_b = _opener(form, *fields_b, "B")
+    open_a, name_a = _opener(form, *fields_a, "Run A is empty: paste its results or choose its file.")
+    open_b, name_b = _opener(form, *fields_b, "Run B is empty: paste its results or choose its file.")
     return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"],
                            (name_a, name_b))
 
@@ -240,7 +231,8 @@ def _benchmark_page(form, report=None, error=None):
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
         share_url=share_url, counts=report and counts_csv(report.summary.problems),
-        rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT, max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
+        rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT,
+        max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"],
     )
     return page, 400 if error else 200
 
@@ -268,9 +260,8 @@ def _http_error(error):
     if request.path.startswith("/api/"):
         return jsonify(error=_error_sentence(error)), error.code
     if error.code == 413 and request.path in ("/benchmark", "/compare"):  # keep the user on the form
-        empty = {}
-        page, _ = (_benchmark_page(_benchmark_form(empty), error=_error_sentence(error))
-                   if request.path == "/benchmark" else _compare_page(_compare_form(empty), error=_error_sentence(error)))
+        render = _benchmark_page if request.path == "/benchmark" else _compare_page
+        page, _ = render(_compare_form({}), error=_error_sentence(error))
         return page, 413
     return render_template("error.html", error=error, message=_error_sentence(error)), error.code
 

@@ -79,10 +79,6 @@ def _short(value):
     return f"{value // 1000}k" if value >= 1000 and value % 1000 == 0 else f"{value:,}"
 
 
-def _plural_problems(count):
-    return plural(count, "problem")
-
-
 def _curve_description(n, c, k):
     """What the curve shows, in one sentence for screen readers and the caption."""
     if c == 0:
@@ -142,8 +138,8 @@ def histogram_chart(rates):
         width=WIDTH, height=HEIGHT, bars=bars,
         y_ticks=[(round(bottom - (bottom - TOP) * t / tallest, 1), f"{t:,}") for t in range(0, tallest + 1, step)],
         plot=(LEFT, TOP, right, bottom),
-        description=f"{_plural_problems(bins[0][1])} never pass, {_plural_problems(bins[-1][1])} always pass, "
-                    f"{_plural_problems(sum(count for _, count in bins[1:-1]))} pass sometimes.",
+        description=f"{plural(bins[0][1], 'problem')} never pass, {plural(bins[-1][1], 'problem')} always pass, "
+                    f"{plural(sum(count for _, count in bins[1:-1]), 'problem')} pass sometimes.",
     )
 
 
@@ -189,6 +185,7 @@ def difference_chart(task_ids, differences, k):
         width=WIDTH, height=HEIGHT, k=k, bars=bars, zero=round(zero, 2),
         y_ticks=[(round(y_of(t), 1), _points(t)) for t in ticks],
         plot=(LEFT, TOP, right, bottom),
-        description=f"pass@{k:,}: run A is ahead on {_plural_problems(better)}, behind on {_plural_problems(worse)}, "
-                    f"level on {_plural_problems(len(differences) - better - worse)}.")
+        description=f"pass@{k:,}: run A is ahead on {plural(better, 'problem')}, "
+                    f"behind on {plural(worse, 'problem')}, "
+                    f"level on {plural(len(differences) - better - worse, 'problem')}.")
 

@@ -197,25 +197,27 @@ def _check_arrays(samples, correct, k):
             raise ValueError(f"problem {i}: {error}") from None
 
 
-def pass_hat_k(n, c, k):
-    """pass^k = C(c, k) / C(n, k): the chance that all k drawn samples pass (tau-bench)."""
-    n, c, k = check_counts(n, c, k)
-    if c < k:
-        return 0.0
-    if c == n:
-        return 1.0
-    # C(c, k)/C(n, k) is the complement of pass@k with the roles of pass and fail swapped.
-    # Its relative error is about 1e-16 times |log pass^k|: exp() magnifies L's rounding.
-    return float(np.exp(log_complement(n, n - c, k)[0]))
-
-
 def miss_chance(n, c, k):
     """C(n-c, k)/C(n, k): the chance that none of k drawn samples passes, i.e. 1 - pass@k.
 
-    Computed directly, so it keeps its digits when pass@k rounds to 1.0.
+    Computed directly, so it keeps its digits when pass@k rounds to 1.0. Its
+    relative error is about 1e-16 times |log|: exp() magnifies L's rounding.
     """
     n, c, k = check_counts(n, c, k)
-    return pass_hat_k(n, n - c, k)
+    if c == 0:
+        return 1.0
+    if n - c < k:
+        return 0.0
+    return float(np.exp(log_complement(n, c, k)[0]))
+
+
+def pass_hat_k(n, c, k):
+    """pass^k = C(c, k) / C(n, k): the chance that all k drawn samples pass (tau-bench).
+
+    It is the miss chance with the roles of pass and fail swapped.
+    """
+    n, c, k = check_counts(n, c, k)
+    return miss_chance(n, n - c, k)
 
 
 def biased_pass_at_k(n, c, k):

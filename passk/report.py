@@ -94,12 +94,6 @@ def _safe_cell(text):
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def require_input(text, has_file):
-    """Refuse a submission with neither pasted text nor a file."""
-    if not has_file and not (text or "").strip():
-        raise FormatError(NO_INPUT)
-
-
 def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None, None)):
     """Read two runs (each open_x() a binary stream) and pair them by task id."""
     runs = []
