@@ -139,15 +139,69 @@ def _pass_at_k_array(n, c, k):
 
 
 def pass_at_k(n, c, k):
-    """Unbiased pass@k for one problem with n samples, c correct, budget k.
+    r"""Unbiased pass@k of one problem: n samples generated, c of them correct, budget k.
 
-    pass@k = 1 - C(n-c, k) / C(n, k), computed as -expm1(log of the complement).
+    Parameters
+    ----------
+    n : int
+        Samples generated for the problem, from 1 to 10**12.
+    c : int
+        How many of those samples passed the tests, from 0 to n.
+    k : int
+        The budget: how many samples are drawn, from 1 to n.
 
-    Raises TypeError for non-integers and ValueError outside 0 <= c <= n,
-    1 <= k <= n <= 10**12.
+    Returns
+    -------
+    float
+        The chance that at least one of k samples, drawn without replacement
+        from the n, passes; in [0, 1].
 
-    >>> round(pass_at_k(10, 3, 5), 6)
-    0.916667
+    Raises
+    ------
+    TypeError
+        If n, c or k is not a whole number (a float or a bool is refused).
+    ValueError
+        If a count is out of range; the message names the range. k > n is
+        undefined and refused, where the reference code returns 1.0.
+
+    See Also
+    --------
+    estimate_pass_at_k : The same for many problems, with the reference harness's arguments.
+
+    Notes
+    -----
+    The unbiased estimator of Chen et al. (2021) [1]_, section 2.1:
+
+    .. math:: \mathrm{pass@}k = 1 - \binom{n - c}{k} \Big/ \binom{n}{k}
+
+    that is, pass@k = 1 - C(n-c, k) / C(n, k). It is computed as
+    ``-expm1(L)`` with ``L`` the log of C(n-c, k) / C(n, k), a sum of
+    min(c, k) ``log1p`` terms or, when that is long, Stirling's series, so the
+    result agrees with the exact rational value to a relative error of at most
+    1e-13 in O(1) time for any n up to 10**12. pass@1 = c/n; pass@k = 0 when
+    c = 0 and 1 when c > n - k.
+
+    References
+    ----------
+    .. [1] M. Chen et al., "Evaluating Large Language Models Trained on Code",
+       arXiv:2107.03374, 2021.
+
+    Examples
+    --------
+    Three of ten samples passed; five are drawn. The chance that none of them
+    passes is C(7, 5) / C(10, 5) = 21/252 = 1/12:
+
+    >>> from passk import pass_at_k
+    >>> pass_at_k(10, 3, 5)
+    0.9166666666666666
+    >>> pass_at_k(200, 57, 1)       # pass@1 is the share of samples that passed
+    0.285
+    >>> pass_at_k(10, 3, 8)         # only 7 failures: every draw of 8 holds a pass
+    1.0
+    >>> pass_at_k(5, 1, 6)
+    Traceback (most recent call last):
+        ...
+    ValueError: k must be at most n (5): you cannot draw more samples than you generated; got k = 6.
     """
     n, c, k = check_counts(n, c, k)
     if c == 0:
@@ -160,14 +214,77 @@ def pass_at_k(n, c, k):
 
 
 def estimate_pass_at_k(num_samples, num_correct, k):
-    """pass@k for every problem, with the reference harness's arguments.
+    r"""pass@k of every problem at once, a drop-in for the reference harness's function.
 
-    num_samples is an int (the same n for every problem) or an array of n_i;
-    num_correct is an array of c_i; k is an int. Returns a float array.
-    Each distinct (n, c) pair is computed once.
+    It takes the arguments of ``estimate_pass_at_k(num_samples, num_correct, k)``
+    in OpenAI's human-eval (``human_eval/evaluation.py``), in the same order
+    and of the same types, and returns the same thing: a float array of each
+    problem's pass@k, whose mean is the benchmark's pass@k.
 
-    >>> estimate_pass_at_k(10, [3, 0, 10], 5).round(4).tolist()
-    [0.9167, 0.0, 1.0]
+    Parameters
+    ----------
+    num_samples : int or array_like of int
+        Samples generated: one int when every problem has the same n, or one
+        n_i per problem (from 1 to 10**12).
+    num_correct : array_like of int
+        How many samples of each problem passed, c_i (from 0 to n_i).
+        Whole-valued floats are accepted, as the reference's ``int()`` does.
+    k : int
+        The budget, from 1 to every n_i.
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, one pass@k per problem in the order of ``num_correct``.
+
+    Raises
+    ------
+    TypeError
+        If a count or k is not a whole number.
+    ValueError
+        If ``num_samples`` and ``num_correct`` differ in length (the reference
+        asserts), or a problem's counts are out of range; the message names
+        the first such problem.
+
+    See Also
+    --------
+    pass_at_k : One problem, as a float.
+
+    Notes
+    -----
+    For problem i, the estimator of Chen et al. (2021) [1]_:
+
+    .. math:: \mathrm{pass@}k_i = 1 - \binom{n_i - c_i}{k} \Big/ \binom{n_i}{k}
+
+    that is, pass@k = 1 - C(n-c, k) / C(n, k), computed as in `pass_at_k`
+    (relative error at most 1e-13; the reference's product reaches about
+    5e-12 when pass@k is tiny). Each distinct (n, c) pair is computed once.
+
+    One difference from the reference: a problem with k > n_i raises
+    ``ValueError`` (pass@k is undefined there), where the reference returns
+    1.0. The human-eval harness computes pass@k only for a k that every
+    problem reaches (``(total >= k).all()``), so its callers see no difference.
+
+    References
+    ----------
+    .. [1] M. Chen et al., "Evaluating Large Language Models Trained on Code",
+       arXiv:2107.03374, 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from passk import estimate_pass_at_k
+    >>> estimate_pass_at_k(10, [3, 0, 10], 5)
+    array([0.91666667, 0.        , 1.        ])
+
+    As the harness calls it, with an array of samples per problem:
+
+    >>> total, correct = np.array([200, 200, 100]), np.array([57, 0, 100])
+    >>> per_problem = estimate_pass_at_k(total, correct, 10)
+    >>> per_problem.round(4)
+    array([0.9682, 0.    , 1.    ])
+    >>> round(float(per_problem.mean()), 6)    # the benchmark's pass@10
+    0.656063
     """
     correct = _whole_array(num_correct, "num_correct").ravel()
     samples = _whole_array(num_samples, "num_samples")
