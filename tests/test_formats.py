@@ -143,7 +143,7 @@ def test_humaneval_stream_is_read_line_by_line_never_whole():
 ])
 def test_streamed_input_reads_the_same_across_chunk_boundaries(monkeypatch, content, peek):
     expected = counts(read_problems(content))
-    monkeypatch.setattr(formats, "PEEK_BYTES", peek)
+    monkeypatch.setattr(formats._input, "PEEK_BYTES", peek)
     assert counts(read_problems(io.BytesIO(content.encode()))) == expected
 
 
@@ -356,7 +356,8 @@ ERRORS = [
     ('{"eval": {"a": [}', {}, ["not valid JSON", "line 1, column 17"]),
     ("[" * 100_000, {}, ["nested too deeply"]),
     ('[{"task_id": "a", "n": 1, "c": 1}, {"task_id": "b", "n": 2}]', {}, ["At [1]", '"c" is missing']),
-    ('[{"task_id": "a", "n": 2.0, "c": 1}]', {}, ["At [0].n", "whole number", "got 2.0"]),
+    ('[{"task_id": "a", "n": 2.5, "c": 1}]', {}, ["At [0].n", "whole number", "got 2.5"]),
+    ('[{"task_id": "a", "n": "2", "c": 1}]', {}, ["At [0].n", "whole number", "send it as a number, not a string", 'got "2"']),
     ('[{"task_id": "a", "n": true, "c": 1}]', {}, ["At [0].n", "whole number"]),
     ('[{"task_id": "a", "n": 5, "c": -1}]', {}, ["At [0].c", "from 0"]),
     ('{"problems": [{"task_id": "a", "n": 2, "c": 3}]}', {}, ["At problems[0]", "c = 3 is larger than n = 2"]),
@@ -475,7 +476,7 @@ def test_formats_and_suites_are_listed():
 
 
 def no_fast_path(text, index):
-    """A stand-in for formats._scan_json that sends every line through the checked path."""
+    """A stand-in for formats.humaneval._scan_json that sends every line through the checked path."""
     raise StopIteration(index)
 
 
@@ -515,9 +516,9 @@ def test_humaneval_fast_path_reads_the_same_as_the_checked_path(peek):
         if task_id is not None:
             expected[task_id][0] += 1
             expected[task_id][1] += passed
-    with mock.patch.object(formats, "PEEK_BYTES", peek):
+    with mock.patch.object(formats._input, "PEEK_BYTES", peek):
         fast = humaneval_outcome(content)
-        with mock.patch.object(formats, "_scan_json", no_fast_path):
+        with mock.patch.object(formats.humaneval, "_scan_json", no_fast_path):
             assert humaneval_outcome(content) == fast
     assert {p.task_id: [p.n, p.c] for p in fast.problems} == expected and fast.warnings == []
 
@@ -546,9 +547,9 @@ def test_humaneval_error_after_the_fast_path_started_names_its_line(peek, bad_li
     good = humaneval_jsonl({f"HumanEval/{t}": [True, False] * 50 for t in range(3)}).encode()
     bad_line = bad_line if isinstance(bad_line, bytes) else bad_line.encode()
     content = good + b"\n" + sample_line(task_id="HumanEval/1").encode() + b"\r\n" + bad_line + b"\n" + good
-    with mock.patch.object(formats, "PEEK_BYTES", peek):
+    with mock.patch.object(formats._input, "PEEK_BYTES", peek):
         fast = humaneval_outcome(content)
-        with mock.patch.object(formats, "_scan_json", no_fast_path):
+        with mock.patch.object(formats.humaneval, "_scan_json", no_fast_path):
             assert humaneval_outcome(content) == fast
     assert fast.startswith("Line 303") and fragment in fast
 
@@ -573,9 +574,9 @@ HUMANEVAL_LINES = st.one_of(
 @given(st.lists(HUMANEVAL_LINES, max_size=30), st.sampled_from([b"\n", b"\r\n"]), st.integers(1, 300))
 def test_humaneval_fast_and_checked_paths_agree_on_any_lines(lines, newline, peek):
     content = newline.join(lines)
-    with mock.patch.object(formats, "PEEK_BYTES", peek):
+    with mock.patch.object(formats._input, "PEEK_BYTES", peek):
         fast = humaneval_outcome(content)
-        with mock.patch.object(formats, "_scan_json", no_fast_path):
+        with mock.patch.object(formats.humaneval, "_scan_json", no_fast_path):
             assert humaneval_outcome(content) == fast
 
 
@@ -702,3 +703,9 @@ def test_json_errors_say_at_once(content, expected):
     with pytest.raises(FormatError) as error:
         read_problems(content)
     assert str(error.value) == expected and "at at" not in expected
+
+
+@pytest.mark.parametrize("n", [10, 10.0, 1e1])
+def test_a_json_count_is_a_number_with_a_whole_value(n):
+    """One rule for counts in JSON, as the harnesses write them: numbers, 10 and 10.0 alike; strings refused."""
+    assert read_json_body({"problems": [{"task_id": "a", "n": n, "c": 3.0}]}).problems == [Problem("a", 10, 3)]

@@ -1,0 +1,64 @@
+"""Readers that turn benchmark harness output into per-problem counts.
+
+Every reader returns problems as ``(task_id, n, c)``: ``n`` samples generated,
+``c`` of them passed. Anything wrong with the input raises ``FormatError``
+with one sentence naming the line (text, CSV, JSONL) or the key path (JSON).
+
+One module per layout (``text``, ``table``, ``humaneval``, ``evalplus``, ...)
+holds its reader, its pass rule and the tool and version that writes it;
+``detect`` registers them all and chooses among them.
+"""
+
+from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, FormatError, Parsed, Problem, parsed, show
+from passk.formats._input import PEEK_BYTES, line_chunks, load_json, not_text, open_input
+from passk.formats.detect import FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
+from passk.formats.evalplus import SUITES
+
+__all__ = ["FORMATS", "FORMAT_NAMES", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
+           "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_json_body"]
+
+
+def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None):
+    """Read per-problem counts from bytes, str or a binary file; detect the format unless fmt is given.
+
+    More than max_problems problems, or more than max_lines lines in a line
+    format, raise FormatError as soon as they are seen (None: no limit).
+    """
+    _check_choice("format", fmt, FORMATS, allow_none=True)
+    _check_choice("suite", suite, SUITES)
+    head, stream = open_input(source, max_lines)
+    if not head.strip():
+        raise EmptyInput(EMPTY)
+    if b"\x00" in head:
+        raise not_text("The input")
+    name = fmt or detect_format(head, filename)
+    if name in LINE_READERS:
+        return _parsed(LINE_READERS[name].read_lines(line_chunks(head, stream, max_lines), max_problems), name)
+    document = load_json(head + stream.read())
+    if fmt is None:
+        name = document_format(document)
+    if name == "humaneval":  # one results line, sent without a .jsonl name
+        return _parsed(LINE_READERS[name].read_lines([head], max_problems), name)
+    return _parsed(READERS[name].read(document, suite, max_problems), name, source_of(name, document))
+
+
+def read_json_body(body, max_problems=None):
+    """Read the API's JSON body {"problems": [...], "k": [...]} into problems."""
+    if not isinstance(body, dict):
+        raise FormatError('The JSON body must be an object with a "problems" list; '
+                          f"got {show(body)}.")
+    return _parsed(READERS["json"].read(body, "plus", max_problems), "json")
+
+
+def _parsed(problems, name, source=None):
+    result = parsed(problems, name)
+    result.source = source or READERS[name].SOURCE
+    return result
+
+
+def _check_choice(name, value, allowed, allow_none=False):
+    """Refuse a format or suite name outside allowed, listing the allowed ones."""
+    if value is None and allow_none:
+        return
+    if not isinstance(value, str) or value not in allowed:
+        raise FormatError(f"Unknown {name} {show(value)}: choose one of {', '.join(allowed)}.")

@@ -1,0 +1,181 @@
+"""What every reader shares: the Problem it returns, its errors, and the checks on task ids and counts."""
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field as dataclass_field
+
+from passk.limits import too_many_problems
+
+MAX_COUNT = 10**12
+MAX_TASK_ID = 200         # characters
+DIGITS = re.compile(r"[0-9]{1,16}")
+SURROGATE = re.compile("[\ud800-\udfff]")   # from JSON escapes like "\\ud800"; not encodable
+EMPTY = ("The input is empty: no problems were found; paste one problem a line (n c) "
+         "or upload a harness results file (JSONL, JSON or CSV).")
+
+
+@dataclass(frozen=True)
+class Problem:
+    task_id: str
+    n: int      # samples generated
+    c: int      # samples that passed
+
+
+class FormatError(ValueError):
+    """One sentence a user can act on: what is wrong, where, and what is allowed."""
+
+
+class EmptyInput(FormatError):
+    """The input holds no problems at all; each interface may say so in its own words."""
+
+
+@dataclass
+class Parsed:
+    problems: list[Problem]                     # in first-seen order
+    format: str                                 # one of passk.formats.FORMATS
+    warnings: list[str] = dataclass_field(default_factory=list)
+    source: str = dataclass_field(default="", compare=False)   # the harness and version whose layout was read
+
+
+def show(value):
+    """A short rendering of a value for an error message."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def task_id_of(value, where):
+    """Return value as a task id (strings as given, integers as text) or raise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise FormatError(f"{where}: the task id must be a string; got {show(value)}.")
+    if not value.strip():
+        raise FormatError(f"{where}: the task id is empty; give each problem a name.")
+    if len(value) > MAX_TASK_ID:
+        raise FormatError(f"{where}: the task id is {len(value):,} characters long; "
+                          f"at most {MAX_TASK_ID} are allowed.")
+    if SURROGATE.search(value):
+        raise FormatError(f"{where}: the task id holds an unpaired surrogate; use valid Unicode text.")
+    return value
+
+
+def count(value, name, where):
+    """Return a JSON number with a whole value (10, 10.0, 1e1) as a count from 0 to MAX_COUNT.
+
+    A string is refused, as harnesses write counts as numbers; text formats use count_text.
+    """
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        hint = "; send it as a number, not a string" if isinstance(value, str) else ""
+        raise FormatError(f"{where}: {name} must be a whole number from 0 to {MAX_COUNT:,}{hint}; "
+                          f"got {show(value)}.")
+    return value
+
+
+def count_text(text, name, where):
+    """Return text of digits (a CSV cell, a word of a pasted line) as a count from 0 to MAX_COUNT."""
+    value = int(text) if DIGITS.fullmatch(text) else None
+    if value is None or value > MAX_COUNT:
+        raise FormatError(f"{where}: {name} must be a whole number from 0 to {MAX_COUNT:,}; "
+                          f"got {show(text)}.")
+    return value
+
+
+def problem(task_id, n, c, where):
+    """Build a Problem after checking that it has samples and 0 <= c <= n."""
+    if n == 0:
+        raise FormatError(f"{where}: task {show(task_id)} has no samples (n = 0); "
+                          "every problem needs at least one.")
+    if c > n:
+        raise FormatError(f"{where}: c = {c:,} is larger than n = {n:,}; c counts the samples "
+                          "that passed, so 0 ≤ c ≤ n.")
+    return Problem(task_id, n, c)
+
+
+def append(problems, problem, limit):
+    """Add problem to the list, refusing more than limit problems (None: any number)."""
+    if limit is not None and len(problems) >= limit:
+        raise FormatError(too_many_problems(limit))
+    problems.append(problem)
+
+
+def add_sample(tally, task_id, passed, where, limit):
+    """Count one sample of task_id in tally ({task_id: [n, c]}), merging samples of one task."""
+    counts = tally.get(task_id) if type(task_id) is str else None
+    if counts is None:
+        task_id = task_id_of(task_id, where)
+        if task_id not in tally and limit is not None and len(tally) >= limit:
+            raise FormatError(too_many_problems(limit))
+        counts = tally.setdefault(task_id, [0, 0])
+    counts[0] += 1
+    counts[1] += passed
+
+
+def tallied(tally):
+    return [Problem(task_id, n, c) for task_id, (n, c) in tally.items()]
+
+
+def passed_flags(values, where):
+    """Return (n, c) for a JSON list of booleans, one per sample."""
+    if not isinstance(values, list):
+        raise FormatError(f"{where}: expected a list of true/false, one per sample; got {show(values)}.")
+    for index, value in enumerate(values):
+        if not isinstance(value, bool):
+            raise FormatError(f"{where}[{index}]: expected true or false; got {show(value)}.")
+    return len(values), sum(values)
+
+
+def field(mapping, key, where):
+    """mapping[key], or a FormatError naming the missing field."""
+    if not isinstance(mapping, dict):
+        raise FormatError(f"{where}: expected an object; got {show(mapping)}.")
+    if key not in mapping:
+        raise FormatError(f'{where}: the field "{key}" is missing.')
+    return mapping[key]
+
+
+def key_path(prefix, key):
+    """A JSON key path for messages: prefix["key"], with the key quoted as JSON."""
+    return f"{prefix}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def parsed(problems, fmt):
+    """Wrap problems as Parsed, refusing none and warning about repeated task ids."""
+    if not problems:
+        raise EmptyInput(EMPTY)
+    repeated = [task_id for task_id, seen in Counter(p.task_id for p in problems).items() if seen > 1]
+    warnings = []
+    if repeated:
+        named = ", ".join(show(task_id) for task_id in repeated[:5])
+        more = f" and {len(repeated) - 5:,} more" if len(repeated) > 5 else ""
+        subject = "1 task id appears" if len(repeated) == 1 else f"{len(repeated):,} task ids appear"
+        warnings.append(f"{subject} more than once and each row was kept "
+                        f"as its own problem: {named}{more}.")
+    return Parsed(problems, fmt, warnings)
+
+
+def not_results(line, number):
+    """The error for a first line that is not results at all, such as prose, listing what is accepted."""
+    from passk.formats.detect import FORMAT_NAMES   # the registry imports every reader
+    return FormatError(f"Line {number} is {show(line)}: this is not a results file; accepted formats: "
+                       f"{', '.join(FORMAT_NAMES.values())}.")
+
+
+def read_eval_tasks(document, layout, task_passes, limit):
+    """Problems from an {"eval": {task_id: samples}} document; task_passes(samples, path) flags each sample."""
+    tasks = document.get("eval") if isinstance(document, dict) else None
+    if not isinstance(tasks, dict):
+        raise FormatError(f'Expected {layout}: an object whose "eval" maps each task id to its samples.')
+    problems = []
+    for task_id, samples in tasks.items():
+        path = key_path("eval", task_id)
+        passes = task_passes(samples, path)
+        where = f"At {path}"
+        append(problems, problem(task_id_of(task_id, where), len(passes), sum(passes), where), limit)
+    return problems

@@ -1,0 +1,121 @@
+"""Reading input: bytes, text or a binary file, peeked at for detection, then streamed by lines or parsed whole."""
+
+import codecs
+import io
+import json
+
+from passk.formats._core import FormatError
+from passk.limits import too_many_lines
+
+PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
+
+
+def open_input(source, max_lines=None):
+    """Return (head, stream): the first lines of source as bytes, and a binary stream after them.
+
+    Blank lines before the first text are counted, not kept, so that a file of
+    nothing else costs time in proportion to its size and no memory; the head
+    starts with one newline for each, so line numbers stay right.
+    """
+    if isinstance(source, str):
+        source = source.encode("utf-8", "surrogatepass")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        source = io.BytesIO(source)
+    if not hasattr(source, "readline"):
+        raise TypeError(f"read_problems needs bytes, str or a binary file; got {type(source).__name__}.")
+    head = source.read(PEEK_BYTES)
+    if not isinstance(head, bytes):
+        raise TypeError("read_problems needs a binary file (opened with 'rb'), not a text one.")
+    head, blank_lines = head.removeprefix(codecs.BOM_UTF8), 0
+    while head.isspace():
+        blank_lines += head.count(b"\n")
+        head = source.read(PEEK_BYTES)
+    if not head:
+        return b"", source
+    if max_lines is not None and blank_lines > max_lines:
+        raise FormatError(too_many_lines(max_lines))
+    for _ in range(2):  # end on a line boundary, with a second line even after a long first one
+        head += source.readline()
+    return b"\n" * blank_lines + head, source
+
+
+def line_chunks(head, stream, max_lines=None):
+    """Yield head, then pieces of stream of about PEEK_BYTES that each end at the end of a line.
+
+    Refuses input of more than max_lines lines, counting as it goes.
+    """
+    lines = 0
+    chunk = head
+    while chunk:
+        lines += chunk.count(b"\n")
+        if max_lines is not None and lines > max_lines:
+            raise FormatError(too_many_lines(max_lines))
+        yield chunk
+        chunk = stream.read(PEEK_BYTES)
+        if chunk and not chunk.endswith(b"\n"):
+            chunk += stream.readline()
+
+
+def split_lines(chunk):
+    """The lines of a chunk (bytes or text) without their "\\n"; a final "\\n" ends the last line."""
+    lines = chunk.split(b"\n" if isinstance(chunk, bytes) else "\n")
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def line_text(raw, number):
+    """Line number's bytes as text without a trailing "\\r", refusing NUL bytes and invalid UTF-8."""
+    if b"\x00" in raw:
+        raise not_text(f"Line {number}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise not_text(f"Line {number}") from None
+    return text.rstrip("\r")
+
+
+def text_lines(chunks):
+    """Yield (line number, text) for every line of the chunks, refusing input that is not UTF-8 text."""
+    number = 0
+    for chunk in chunks:
+        for number, text in enumerate(chunk_lines(chunk, number), number + 1):
+            yield number, text.rstrip("\r")
+
+
+def chunk_lines(chunk, number):
+    """The lines of a chunk as text; one with a NUL byte or invalid UTF-8 is checked line by line."""
+    if b"\x00" not in chunk:
+        try:
+            return split_lines(chunk.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+    return (line_text(raw, at) for at, raw in enumerate(split_lines(chunk), number + 1))
+
+
+def not_text(where):
+    return FormatError(f"{where} is not UTF-8 text (it holds NUL bytes or invalid characters): "
+                       "this is not a text file; upload JSONL, JSON, CSV or plain text.")
+
+
+def load_json(content):
+    """Parse a whole JSON document, turning every failure into a FormatError."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        raise not_text("The input") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"The input is not valid JSON: {json_problem_name(error)} at line {error.lineno}, "
+                          f"column {error.colno}.") from None
+    except RecursionError:
+        raise FormatError("The JSON is nested too deeply to read; problems need only "
+                          "two or three levels.") from None
+    except ValueError:  # an integer literal longer than Python converts (over 4300 digits)
+        raise FormatError("The JSON holds a number far too long to be a count.") from None
+
+
+def json_problem_name(error):
+    """What json found wrong, without the " at" some of its messages end with ("Unterminated string starting at")."""
+    return error.msg.removesuffix(" at")

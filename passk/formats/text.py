@@ -1,0 +1,68 @@
+"""Pasted text, one problem a line: `n c`, `task_id n c`, `n,c`, `1 0 1 1 0` or `task_id: 1 0 1`.
+
+A line of exactly two numbers is always read as `n c` (so `1 0` is one problem
+with one sample that failed, not two samples). Tabs and spaces both separate.
+"""
+
+import re
+
+from passk.formats._core import DIGITS, FormatError, Problem, append, not_results, problem, show, task_id_of
+from passk.formats._core import count_text
+from passk.formats._input import text_lines
+
+NAME = "text"
+TITLE = 'text ("n c", "task_id n c" or "task_id: 1 0 1", one problem a line)'
+SOURCE = "pasted lines"
+_COUNT_TOKEN = re.compile(r"(?<![^\s,:])[0-9]+(?![^\s,:])")   # a number standing alone
+_WORD = re.compile(r"[^\W\d_]{2}")   # two letters in a row
+_TEXT_HEADER = re.compile(r"task_id[ \t,]+n[ \t,]+c", re.IGNORECASE)
+
+
+def read_lines(chunks, limit):
+    """Read pasted lines: `n c`, `n,c`, `task_id n c`, `1 0 1 1 0`, or `task_id: 1 0 1`; skip blanks and # comments.
+
+    A first line that names the columns (`task_id n c`, tab- or space-separated) is a header and skipped.
+    """
+    problems = []
+    for number, text in text_lines(chunks):
+        line = text.strip()
+        if not line or line.startswith("#"):
+            continue
+        if not problems and _TEXT_HEADER.fullmatch(line):
+            continue
+        if not problems and is_prose(line):   # not results at all: fails here, saying so
+            _text_problem(line, 1, f"Line {number}", not_results(line, number))
+        append(problems, _text_problem(line, len(problems) + 1, f"Line {number}"), limit)
+    return problems
+
+
+def is_prose(line):
+    """True for a line with words and at most one number standing alone: not results in any format."""
+    return len(_COUNT_TOKEN.findall(line)) < 2 and bool(_WORD.search(line))
+
+
+def _text_problem(line, index, where, unreadable=None):
+    """One pasted line as a Problem; two numbers are `n c`, more (or after a colon) are samples.
+
+    `task_id n c` (space- or tab-separated) is read when the task id holds something
+    other than digits, so that three numbers stay an error rather than a guess.
+    """
+    separator = "," if line.count(",") in (1, 2) else "\t" if line.count("\t") == 2 else None
+    if separator:  # task_id,n,c or n,c (or task_id<tab>n<tab>c) among the others
+        parts = [part.strip() for part in line.split(separator)]
+        task_id = task_id_of(parts[0], where) if len(parts) == 3 else f"problem {index}"
+        return problem(task_id, count_text(parts[-2], "n", where), count_text(parts[-1], "c", where), where)
+    tokens = line.split()
+    if (len(tokens) == 3 and not tokens[0].endswith(":") and not DIGITS.fullmatch(tokens[0])
+            and all(DIGITS.fullmatch(token) for token in tokens[1:])):
+        task_id = task_id_of(tokens[0], where)
+        return problem(task_id, count_text(tokens[1], "n", where), count_text(tokens[2], "c", where), where)
+    task_id, colon, rest = line.rpartition(":")
+    task_id = task_id_of(task_id.strip(), where) if colon else f"problem {index}"
+    tokens = rest.split()
+    if len(tokens) == 2:
+        return problem(task_id, count_text(tokens[0], "n", where), count_text(tokens[1], "c", where), where)
+    if (colon or len(tokens) > 2) and tokens and set(tokens) <= {"0", "1"}:
+        return Problem(task_id, len(tokens), tokens.count("1"))
+    raise unreadable or FormatError(f'{where}: expected "n c", "task_id n c", "task_id,n,c", per-sample results like "1 0 1", '
+                      f'or "task_id: 1 0 1"; got {show(line)}.')
