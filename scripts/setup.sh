@@ -1,18 +1,17 @@
 # Sourced by serve.sh and test.sh (run from the repo root): ensure_venv FILE, ensure_nginx.
 
 # Create .venv if missing and install a requirements file into it, skipping
-# pip when the stamp records the same requirements (and the same Python).
+# pip when its stamp records the same requirements (and the same Python). A
+# file's stamp covers the files it includes with -r, and installing it stamps
+# them too: the serve command after the test command installs nothing.
 ensure_venv() {
-    local requirements=$1
-    local stamp=".venv/.stamp-${requirements%.txt}"
+    local requirements=$1 file
     if ! .venv/bin/python -c "" 2>/dev/null; then
         echo "Creating .venv with $(python3 --version)" >&2
         rm -rf .venv
         python3 -m venv .venv
     fi
-    local digest
-    digest=$(cat requirements*.txt <(.venv/bin/python --version) | sha256sum | cut -d' ' -f1)
-    if [[ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]]; then
+    if [[ "$(cat "$(_stamp "$requirements")" 2>/dev/null)" != "$(_digest "$requirements")" ]]; then
         echo "Installing $requirements into .venv" >&2
         # pip's output only matters when it fails; then show all of it.
         if ! .venv/bin/python -m pip install --disable-pip-version-check --no-input \
@@ -21,8 +20,25 @@ ensure_venv() {
             echo "Installing $requirements failed (log above, also in .venv/pip.log)." >&2
             exit 1
         fi
-        echo "$digest" >"$stamp"
+        for file in $(_included "$requirements"); do
+            _digest "$file" >"$(_stamp "$file")"
+        done
     fi
+}
+
+# FILE and the requirements files it includes with -r lines.
+_included() {
+    echo "$1"
+    sed -n 's/^-r[[:space:]]*//p' "$1"
+}
+
+_stamp() {
+    echo ".venv/.stamp-${1%.txt}"
+}
+
+# What a stamp records: FILE's requirements, those it includes, and the Python.
+_digest() {
+    cat $(_included "$1") <(.venv/bin/python --version) | sha256sum | cut -d' ' -f1
 }
 
 # Install Debian's package NAME with apt-get when this is root on a Debian-like
