@@ -1,28 +1,41 @@
-"""Command line: python -m passk FILE [-k 1,10,100] [--suite base|plus] [--format F] [--json]."""
+"""Command line: passk FILE [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
+
+Also run as ``python -m passk``. Standard output holds only the answer (a
+table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
+paper); warnings and errors go to standard error, each line starting "passk:".
+"""
 
 import argparse
 import io
 import json
+import os
+import stat
 import sys
+import time
 
+from passk import __version__
 from passk.benchmark import DEFAULT_KS, parse_ks
 from passk.display import percent, plural
-from passk.formats import FORMATS, SUITES, FormatError
+from passk.formats import FORMATS, SUITES, EmptyInput, FormatError
 from passk.report import report_from_upload
+
+STDIN = "-"
+CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
 
 
 class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on standard error, like every other error."""
 
     def error(self, message):
-        self.exit(2, f"passk: {message} (see python -m passk --help)\n")
+        self.exit(2, f"passk: {message} (see passk --help)\n")
 
 
 def build_parser():
     parser = _OneLineParser(
-        prog="python -m passk",
+        prog="passk",
         description="pass@k with error bars from a benchmark harness's output file "
                     "(human-eval JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines).")
+    parser.add_argument("--version", action="version", version=f"passk {__version__}")
     parser.add_argument("file", help="the results file; - reads standard input")
     parser.add_argument("-k", default=",".join(map(str, DEFAULT_KS)),
                         help="comma-separated budgets k (default: %(default)s)")
@@ -30,23 +43,118 @@ def build_parser():
                         help="EvalPlus suite: base tests only, or base and plus (default: %(default)s)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="the file's format (default: detected from its content)")
-    parser.add_argument("--json", action="store_true", help="print the JSON API's answer instead of a table")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", dest="output", action="store_const", const="json",
+                        help="print the JSON API's answer instead of a table")
+    output.add_argument("--markdown", dest="output", action="store_const", const="markdown",
+                        help="print the results as a Markdown table")
+    output.add_argument("--latex", dest="output", action="store_const", const="latex",
+                        help="print the results as a LaTeX tabular (booktabs)")
+    parser.set_defaults(output="text")
     return parser
 
 
-def read(path, ks, fmt, suite):
-    """The report for FILE (or standard input for '-'), as the benchmark page makes it."""
-    if path == "-":
-        data = sys.stdin.buffer.read()  # read once: EvalPlus files are read again for the other suite
-        return report_from_upload(lambda: io.BytesIO(data), ks, fmt, suite)
+class Progress:
+    """A binary file being read, drawn on a terminal as a bar of the bytes read out of its size.
+
+    Draws nothing for a read that ends within `delay` seconds, then at most
+    once every `interval` seconds; clear() wipes the bar's line.
+    """
+
+    delay = 0.5
+    interval = 0.1
+    width = 30      # characters of the bar itself
+
+    def __init__(self, stream, size, label, terminal, clock=time.monotonic):
+        self.stream, self.size, self.label, self.terminal, self.clock = stream, size, label, terminal, clock
+        self.position = 0
+        self.next_draw = clock() + self.delay
+        self.drawn = 0  # characters on the terminal's line now
+
+    def read(self, size=-1):
+        if size is None or size < 0:  # all of it, in pieces so that the bar moves meanwhile
+            return b"".join(iter(lambda: self.read(CHUNK), b""))
+        return self._count(self.stream.read(size))
+
+    def readline(self, size=-1):
+        return self._count(self.stream.readline(size))
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self.position = self.stream.seek(offset, whence)
+        return self.position
+
+    def __getattr__(self, name):  # anything else (closed, name, ...) is the file's own
+        return getattr(self.stream, name)
+
+    def _count(self, data):
+        self.position += len(data)
+        now = self.clock()
+        if now >= self.next_draw:
+            self.next_draw = now + self.interval
+            self.draw()
+        return data
+
+    def draw(self):
+        share = min(self.position / self.size, 1.0)
+        filled = round(share * self.width)
+        line = (f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%}  "
+                f"{self.position / 2**20:,.1f} of {self.size / 2**20:,.1f} MiB")
+        self.terminal.write("\r" + line.ljust(self.drawn))
+        self.terminal.flush()
+        self.drawn = len(line)
+
+    def clear(self):
+        if self.drawn:
+            self.terminal.write("\r" + " " * self.drawn + "\r")
+            self.terminal.flush()
+            self.drawn = 0
+
+
+def file_size(stream):
+    """The size of a regular file behind stream, else None (a pipe, a terminal, no file at all)."""
     try:
-        with open(path, "rb") as stream:
+        status = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
+def watched(stream, label, terminal):
+    """stream wrapped in a Progress bar when terminal is a terminal and the size is known, else stream."""
+    size = file_size(stream)
+    is_terminal = getattr(terminal, "isatty", None)
+    if not size or not (is_terminal and is_terminal()):
+        return stream
+    return Progress(stream, size, f"passk: reading {label}", terminal)
+
+
+def read(path, ks, fmt, suite, terminal=None):
+    """The report for FILE (or standard input for '-'), as the benchmark page makes it.
+
+    A progress bar is drawn on terminal (standard error) while a long file is read.
+    """
+    terminal = terminal or sys.stderr
+    name = "standard input" if path == STDIN else path
+    stream = None
+    try:
+        if path == STDIN:
+            stream = watched(sys.stdin.buffer, name, terminal)
+            data = stream.read()  # read once: EvalPlus files are read again for the other suite
+            return report_from_upload(lambda: io.BytesIO(data), ks, fmt, suite)
+        with open(path, "rb") as file:
+            stream = watched(file, name, terminal)
+
             def reopen():
                 stream.seek(0)
                 return stream
             return report_from_upload(reopen, ks, fmt, suite, filename=path)
+    except EmptyInput:
+        raise FormatError(f"{name} is empty: no problems were found.") from None
     except OSError as error:
-        raise FormatError(f"Cannot read {path}: {error.strerror or error}.") from None
+        raise FormatError(f"Cannot read {name}: {error.strerror or error}.") from None
+    finally:
+        if isinstance(stream, Progress):
+            stream.clear()
 
 
 def table(summary, format_name):
@@ -67,30 +175,113 @@ def table(summary, format_name):
                      f"{interval:>21}  {percent(row.se_fixed):>9}")
         if row.reason:
             lines.append(f"{'':>7}  note: {row.reason}")
-    lines += [f"warning: {warning}" for warning in summary.warnings]
     return "\n".join(lines)
 
 
-def main(argv=None):
+def text(report):
+    """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results."""
+    parts = [table(report.summary, report.format + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
+    for suite, other in report.other_suites.items():
+        parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
+    return "\n".join(parts)
+
+
+# --- tables for a paper ----------------------------------------------------
+
+PAPER_HEADER = ["k", "pass@k (%)", "SE (%)", "95% interval (%)", "SE fixed (%)"]
+
+
+def _points(value):
+    """A probability in percent with two decimals, as papers print pass@k; None when there is none."""
+    return None if value is None else f"{100 * value:.2f}"
+
+
+def suites(report):
+    """[(suite name or None, Summary)]: the chosen suite first, then for EvalPlus the other."""
+    return [(report.suite, report.summary), *report.other_suites.items()]
+
+
+def paper_rows(report):
+    """(header, rows) of the paper tables: one row per suite and k, cells as text, None where undefined."""
+    labelled = bool(report.other_suites) or report.suite is not None
+    header = (["Suite"] if labelled else []) + PAPER_HEADER
+    rows = []
+    for suite, summary in suites(report):
+        for row in summary.results:
+            interval = f"[{_points(row.ci95[0])}, {_points(row.ci95[1])}]" if row.ci95 else None
+            cells = [str(row.k), _points(row.pass_at_k), _points(row.se), interval, _points(row.se_fixed)]
+            rows.append(([suite] if labelled else []) + cells)
+    return header, rows
+
+
+MARKDOWN_SPECIAL = str.maketrans({char: "\\" + char for char in "\\|*_`<>"})
+
+
+def markdown(report):
+    """The results as a GitHub-flavoured Markdown table."""
+    header, rows = paper_rows(report)
+
+    def line(cells):
+        return "| " + " | ".join("—" if cell is None else cell.translate(MARKDOWN_SPECIAL) for cell in cells) + " |"
+    align = ["---" if name == "Suite" else ":---:" if "interval" in name else "---:" for name in header]
+    return "\n".join([line(header), "| " + " | ".join(align) + " |", *map(line, rows)])
+
+
+LATEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                               "^": r"\textasciicircum{}"})
+
+
+def latex(report):
+    """The results as a LaTeX tabular with booktabs rules."""
+    header, rows = paper_rows(report)
+
+    def line(cells):
+        return " & ".join("--" if cell is None else cell.translate(LATEX_SPECIAL) for cell in cells) + r" \\"
+    columns = "".join("l" if name == "Suite" else "c" if "interval" in name else "r" for name in header)
+    return "\n".join([r"% passk " + __version__ + r"; the rules need \usepackage{booktabs}",
+                      rf"\begin{{tabular}}{{{columns}}}", r"\toprule", line(header), r"\midrule",
+                      *map(line, rows), r"\bottomrule", r"\end{tabular}"])
+
+
+def json_text(report):
+    return json.dumps(report.to_json(), indent=2)
+
+
+OUTPUTS = {"text": text, "json": json_text, "markdown": markdown, "latex": latex}
+
+
+def notices(report, output):
+    """The lines for standard error: the report's warnings and, where the output has no room for them
+    (Markdown, LaTeX), why a k is undefined or has no fixed-benchmark SE."""
+    lines = []
+    for suite, summary in suites(report):
+        lines += [f"warning: {warning}" for warning in summary.warnings]
+        if output in ("markdown", "latex"):
+            where = f"(EvalPlus {suite} suite) " if suite else ""
+            lines += [f"{'warning' if row.pass_at_k is None else 'note'}: {where}{row.reason}"
+                      for row in summary.results if row.reason]
+    return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
+
+
+def main(argv=None, *, stderr=None):
+    """Run the command line; returns the exit status. stderr (default sys.stderr) gets warnings,
+    errors and, when it is a terminal, the progress bar."""
+    stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
     try:
-        report = read(args.file, parse_ks(args.k), args.format, args.suite)
+        report = read(args.file, parse_ks(args.k), args.format, args.suite, terminal=stderr)
     except (FormatError, ValueError) as error:
-        print(f"passk: {error}", file=sys.stderr)
+        print(f"passk: {error}", file=stderr)
         return 2
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2))
-        return 0
-    print(table(report.summary, report.format + (f", EvalPlus {report.suite} suite" if report.suite else "")))
-    for suite, other in report.other_suites.items():
-        print(f"\nEvalPlus {suite} suite:")
-        print("\n".join(table(other, report.format).splitlines()[3:]))
+    try:
+        print(OUTPUTS[args.output](report), flush=True)
+    except BrokenPipeError:  # the reader went away (| head): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
+    for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
+        print(f"passk: {line}", file=stderr)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # the reader went away (| head): nothing left to say
-        sys.stderr.close()
-        sys.exit(0)
+    sys.exit(main())

@@ -2,12 +2,16 @@
 
 import io
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import passk
+from passk import __main__ as cli
 from passk.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,3 +98,213 @@ def test_usage_mistakes_are_one_line_too():
     completed = run("-", "--suite", "xyz", stdin="10 3\n")
     assert completed.returncode == 2 and len(completed.stderr.strip().splitlines()) == 1
     assert "invalid choice: 'xyz'" in completed.stderr
+
+
+# --- issue 7 §2: the installed command ------------------------------------
+
+class Terminal(io.StringIO):
+    """A standard error that says it is a terminal, to see the progress bar."""
+
+    def isatty(self):
+        return True
+
+
+def write_results(tmp_path, text=RESULTS, name="results.jsonl"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def json_answer(capsys, *args):
+    assert main([*args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_version_names_the_program_and_the_package_version(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--version"])
+    assert exit.value.code == 0
+    assert capsys.readouterr().out == f"passk {passk.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", passk.__version__)
+
+
+def test_help_calls_the_program_passk(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: passk ") and "--markdown" in out and "--latex" in out
+
+
+@pytest.mark.parametrize("options", [["--json", "--markdown"], ["--markdown", "--latex"], ["--latex", "--json"]])
+def test_output_options_are_mutually_exclusive(options):
+    completed = run("-", *options, stdin="10 3\n")
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.startswith("passk: argument ") and "not allowed with argument" in completed.stderr
+    assert len(completed.stderr.strip().splitlines()) == 1
+
+
+def percents(row):
+    """A results row of the JSON as the paper tables write it: percentages to two places, None where undefined."""
+    def points(value):
+        return None if value is None else round(100 * value, 2)
+    interval = [points(bound) for bound in row["ci95"]] if row["ci95"] else None
+    return [row["k"], points(row["pass_at_k"]), points(row["se"]), interval, points(row["se_fixed"])]
+
+
+def cell_value(cell, missing):
+    """A table cell back as a number, an [low, high] list, or None for the missing mark."""
+    cell = cell.strip()
+    if cell == missing:
+        return None
+    if cell.startswith("["):
+        return [float(bound) for bound in cell.strip("[]").split(",")]
+    return int(cell) if cell.isdigit() else float(cell)
+
+
+def test_markdown_table_holds_the_json_numbers(tmp_path, capsys):
+    path = write_results(tmp_path)
+    answer = json_answer(capsys, path, "-k", "1,2,5,20")
+    assert main([path, "-k", "1,2,5,20", "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "| k | pass@k (%) | SE (%) | 95% interval (%) | SE fixed (%) |"
+    assert lines[1] == "| ---: | ---: | ---: | :---: | ---: |"
+    rows = [[cell_value(cell, "—") for cell in line.strip("|").split(" | ")] for line in lines[2:]]
+    assert rows == [percents(row) for row in answer["results"]]
+    assert rows[0][1] == 26.67 and rows[-1] == [20, None, None, None, None]   # pass@20 is undefined: n = 10
+
+
+def test_latex_tabular_holds_the_json_numbers(tmp_path, capsys):
+    path = write_results(tmp_path)
+    answer = json_answer(capsys, path, "-k", "1,2,5,20")
+    assert main([path, "-k", "1,2,5,20", "--latex"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("% passk ") and r"\usepackage{booktabs}" in lines[0]
+    assert lines[1:5] == [r"\begin{tabular}{rrrcr}", r"\toprule",
+                          r"k & pass@k (\%) & SE (\%) & 95\% interval (\%) & SE fixed (\%) \\", r"\midrule"]
+    assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    body = lines[5:-2]
+    assert all(line.endswith(r" \\") for line in body)
+    rows = [[cell_value(cell, "--") for cell in line.removesuffix(r" \\").split(" & ")] for line in body]
+    assert rows == [percents(row) for row in answer["results"]]
+
+
+def test_evalplus_paper_tables_have_a_row_per_suite_and_k(tmp_path, capsys):
+    path = write_results(tmp_path, json.dumps({"eval": {
+        "A": [{"base_status": "pass", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "pass"}],
+        "B": [{"base_status": "fail", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "fail"}]}}),
+        name="eval_results.json")
+    assert main([path, "-k", "1", "--markdown"]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == ["| plus | 1 | 25.00 | 25.00 | [0.00, 100.00] | 25.00 |",
+                                                         "| base | 1 | 75.00 | 25.00 | [0.00, 100.00] | 25.00 |"]
+    assert main([path, "-k", "1", "--latex", "--suite", "base"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == r"\begin{tabular}{lrrrcr}" and lines[3].startswith("Suite & k & ")
+    assert [line.split(" & ")[:3] for line in lines[5:7]] == [["base", "1", "75.00"], ["plus", "1", "25.00"]]
+
+
+@pytest.mark.parametrize("text, latex, markdown", [
+    ("95%", r"95\%", "95%"),
+    ("gpt_4o & co", r"gpt\_4o \& co", r"gpt\_4o & co"),
+    ("#1 $5 {x}", r"\#1 \$5 \{x\}", "#1 $5 {x}"),
+    ("a~b^c\\d", r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}d", r"a~b^c\\d"),
+    ("a|b *c* `d`", "a|b *c* `d`", r"a\|b \*c\* \`d\`"),
+])
+def test_paper_tables_escape_their_text(text, latex, markdown):
+    assert text.translate(cli.LATEX_SPECIAL) == latex
+    assert text.translate(cli.MARKDOWN_SPECIAL) == markdown
+
+
+def test_warnings_go_to_standard_error_and_leave_the_output_clean(tmp_path, capsys):
+    path = write_results(tmp_path, "T/1 10 3\nT/2 20 5\nT/1 10 4\n")   # n differs; T/1 twice
+    for output in ([], ["--markdown"], ["--latex"], ["--json"]):
+        assert main([path, "-k", "1,15", *output]) == 0
+        out, err = capsys.readouterr()
+        assert "warning" not in out.lower() and "undefined" not in out or output in ([], ["--json"])
+        lines = err.splitlines()
+        assert lines and all(line.startswith(("passk: warning: ", "passk: note: ")) for line in lines)
+        assert any("more than once" in line for line in lines) and any("n differs" in line for line in lines)
+    assert json.loads(out)["warnings"]   # the JSON keeps its own list too
+
+
+def test_undefined_k_is_explained_on_standard_error_for_paper_tables(tmp_path, capsys):
+    assert main([write_results(tmp_path), "-k", "1,20", "--markdown"]) == 0
+    out, err = capsys.readouterr()
+    assert "| 20 | — | — | — | — |" in out
+    assert err.startswith("passk: warning: pass@20 is undefined: all 3 problems have fewer than 20 samples")
+
+
+def test_a_repeated_warning_is_said_once(tmp_path, capsys):
+    path = write_results(tmp_path, json.dumps({"eval": {"A": [{"base_status": "pass", "plus_status": "fail"}]}}),
+                         name="eval_results.json")
+    assert main([path, "-k", "1"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == len(set(err)) and any("Only one problem" in line for line in err)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n  \n", "\t \r\n"])
+def test_an_empty_file_is_described_in_command_line_words(tmp_path, capsys, text):
+    path = write_results(tmp_path, text)
+    assert main([path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"passk: {path} is empty: no problems were found.\n"
+
+
+def test_empty_standard_input_is_described_too():
+    completed = run("-", stdin="\n \n")
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr == "passk: standard input is empty: no problems were found.\n"
+
+
+def long_results(tmp_path):
+    """About 600 KB of human-eval results: several of the readers' 64 KiB pieces."""
+    lines = (json.dumps({"task_id": f"HumanEval/{i % 164}", "passed": i % 3 == 0}) + "\n" for i in range(164 * 40))
+    return write_results(tmp_path, "".join(lines) * 2)
+
+
+def test_a_long_file_shows_a_progress_bar_on_a_terminal_and_clears_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cli.Progress, "delay", 0.0)
+    monkeypatch.setattr(cli.Progress, "interval", 0.0)
+    path = long_results(tmp_path)
+    terminal = Terminal()
+    assert main([path, "-k", "1,10", "--json"], stderr=terminal) == 0
+    assert json.loads(capsys.readouterr().out)["problems"] == 164   # the answer is untouched
+    drawn = terminal.getvalue().split("\r")
+    bars = [line for line in drawn if line.strip()]
+    assert len(bars) >= 5 and all(line.startswith(f"passk: reading {path} [") for line in bars)
+    mib = f"{os.path.getsize(path) / 2**20:.1f}"
+    assert bars[-1].rstrip().endswith(f"] 100%  {mib} of {mib} MiB")
+    assert drawn[-2].strip() == "" and len(drawn[-2]) >= len(bars[-1].rstrip()) and drawn[-1] == ""   # wiped
+
+
+def test_no_progress_bar_when_standard_error_is_not_a_terminal(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cli.Progress, "delay", 0.0)
+    assert main([long_results(tmp_path), "-k", "1"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_no_progress_bar_for_input_of_unknown_size():
+    reading, writing = os.pipe()
+    with os.fdopen(reading, "rb") as pipe, os.fdopen(writing, "wb"):
+        assert cli.watched(pipe, "standard input", Terminal()) is pipe
+    in_memory = io.BytesIO(b"10 3\n")
+    assert cli.watched(in_memory, "x", Terminal()) is in_memory
+
+
+def test_the_progress_bar_redraws_at_most_ten_times_a_second():
+    times = iter([0.0, 0.55, 0.6, 0.64, 0.66, 0.7, 0.8, 0.85])
+    terminal = Terminal()
+    progress = cli.Progress(io.BytesIO(b"x" * 100), 100, "passk: reading f", terminal, clock=lambda: next(times))
+    for _ in range(7):
+        progress.read(10)
+    shares = re.findall(r"(\d+)%", terminal.getvalue())
+    assert shares == ["10", "40", "60"]   # at 0.55 s (past the delay), 0.66 s and 0.8 s
+    progress.clear()
+    assert terminal.getvalue().endswith("\r")
+
+
+def test_python_dash_m_passk_runs_the_same_command(tmp_path):
+    path = write_results(tmp_path)
+    completed = run(path, "-k", "1", "--markdown")
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines()[2] == "| 1 | 26.67 | 3.33 | [12.32, 41.01] | 8.46 |"
+    assert completed.stderr == ""
