@@ -11,11 +11,13 @@ holds its reader, its pass rule and the tool and version that writes it;
 
 from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, FormatError, Parsed, Problem, parsed, show
 from passk.formats._input import PEEK_BYTES, line_chunks, load_json, not_text, open_input
+from passk.formats.combine import by_position, combine
 from passk.formats.detect import FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
 from passk.formats.evalplus import SUITES
 
 __all__ = ["FORMATS", "FORMAT_NAMES", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
-           "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_json_body"]
+           "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_files", "read_json_body",
+           "by_position", "combine"]
 
 
 def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None):
@@ -40,6 +42,23 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems
     if name == "humaneval":  # one results line, sent without a .jsonl name
         return _parsed(LINE_READERS[name].read_lines([head], max_problems), name)
     return _parsed(READERS[name].read(document, suite, max_problems), name, source_of(name, document))
+
+
+def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=None):
+    """Read [(file name, source), ...], the parts of one run, as one run (see combine).
+
+    An error names the file it is in when there are several.
+    """
+    runs = []
+    for name, source in files:
+        try:
+            runs.append((name, read_problems(source, fmt=fmt, suite=suite, filename=name,
+                                             max_problems=max_problems, max_lines=max_lines)))
+        except FormatError as error:
+            if len(files) == 1:
+                raise
+            raise type(error)(f"{name}: {error}") from None
+    return combine(runs, max_problems)
 
 
 def read_json_body(body, max_problems=None):

@@ -36,6 +36,7 @@ class Parsed:
     format: str                                 # one of passk.formats.FORMATS
     warnings: list[str] = dataclass_field(default_factory=list)
     source: str = dataclass_field(default="", compare=False)   # the harness and version whose layout was read
+    combined: str = dataclass_field(default="", compare=False)  # how several files were combined, if they were
 
 
 def show(value):
