@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from email.parser import Parser
 from pathlib import Path
@@ -44,14 +45,20 @@ def pip(*args, cwd=None):
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    """The wheel built from a copy of the checkout (the build writes build/ and *.egg-info beside its source)."""
+def checkout(tmp_path_factory):
+    """A copy of the checkout to build from: a build writes build/ and *.egg-info beside its source."""
     source = tmp_path_factory.mktemp("checkout")
     for name in checkout_files():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
+    return source
+
+
+@pytest.fixture(scope="module")
+def wheel(checkout, tmp_path_factory):
+    """The wheel pip builds, offline, with .venv's setuptools."""
     dist = tmp_path_factory.mktemp("dist")
-    pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", str(dist), str(source))
+    pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", str(dist), str(checkout))
     built = list(dist.glob("*.whl"))
     assert [path.name for path in built] == [f"passk-{passk.__version__}-py3-none-any.whl"]
     return built[0]
@@ -85,6 +92,17 @@ def test_the_wheel_holds_the_passk_package_only(wheel):
     assert {name for name in names if name.endswith(".py")} == sources
     assert {"passk/__init__.py", "passk/__main__.py", "passk/estimator.py", "passk/py.typed"} <= names
     assert not {name for name in names if name.startswith(("app.py", "templates/", "static/", "tests/"))}
+
+
+def test_the_sdist_holds_the_package_and_no_tests(checkout, tmp_path):
+    build = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
+    completed = subprocess.run([sys.executable, "-c", build, str(tmp_path)], cwd=checkout, capture_output=True,
+                               text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    with tarfile.open(tmp_path / completed.stdout.split()[-1]) as archive:
+        names = {name.partition("/")[2] for name in archive.getnames()}
+    assert {"pyproject.toml", "README.md", "passk/__init__.py", "passk/py.typed"} <= names
+    assert not {name for name in names if name.startswith(("app.py", "templates", "static", "tests"))}
 
 
 def test_the_metadata_requires_numpy_only_and_offers_the_web_extra(wheel):
