@@ -63,7 +63,8 @@ class Progress:
 
     delay = 0.5
     interval = 0.1
-    width = 30      # characters of the bar itself
+    width = 24      # characters of the bar itself
+    columns = 79    # of the whole line, which must not wrap: "\r" goes back only to the start of its last row
 
     def __init__(self, stream, size, label, terminal, clock=time.monotonic):
         self.stream, self.size, self.label, self.terminal, self.clock = stream, size, label, terminal, clock
@@ -97,8 +98,10 @@ class Progress:
     def draw(self):
         share = min(self.position / self.size, 1.0)
         filled = round(share * self.width)
-        line = (f"{self.label} [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%}  "
-                f"{self.position / 2**20:,.1f} of {self.size / 2**20:,.1f} MiB")
+        bar = (f" [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%}  "
+               f"{self.position / 2**20:,.1f} of {self.size / 2**20:,.1f} MiB")
+        room = self.columns - len(bar)
+        line = (self.label if len(self.label) <= room else self.label[:room - 1] + "…") + bar
         self.terminal.write("\r" + line.ljust(self.drawn))
         self.terminal.flush()
         self.drawn = len(line)
@@ -125,7 +128,7 @@ def watched(stream, label, terminal):
     is_terminal = getattr(terminal, "isatty", None)
     if not size or not (is_terminal and is_terminal()):
         return stream
-    return Progress(stream, size, f"passk: reading {label}", terminal)
+    return Progress(stream, size, f"passk: reading {os.path.basename(label)}", terminal)
 
 
 def read(path, ks, fmt, suite, terminal=None):

@@ -270,7 +270,8 @@ def test_a_long_file_shows_a_progress_bar_on_a_terminal_and_clears_it(tmp_path, 
     assert json.loads(capsys.readouterr().out)["problems"] == 164   # the answer is untouched
     drawn = terminal.getvalue().split("\r")
     bars = [line for line in drawn if line.strip()]
-    assert len(bars) >= 5 and all(line.startswith(f"passk: reading {path} [") for line in bars)
+    assert len(bars) >= 5 and all(line.startswith("passk: reading results.jsonl [") for line in bars)
+    assert max(len(line.rstrip()) for line in bars) <= 79   # one row, which "\r" can redraw
     mib = f"{os.path.getsize(path) / 2**20:.1f}"
     assert bars[-1].rstrip().endswith(f"] 100%  {mib} of {mib} MiB")
     assert drawn[-2].strip() == "" and len(drawn[-2]) >= len(bars[-1].rstrip()) and drawn[-1] == ""   # wiped
@@ -288,6 +289,15 @@ def test_no_progress_bar_for_input_of_unknown_size():
         assert cli.watched(pipe, "standard input", Terminal()) is pipe
     in_memory = io.BytesIO(b"10 3\n")
     assert cli.watched(in_memory, "x", Terminal()) is in_memory
+
+
+def test_a_long_file_name_is_cut_to_keep_the_bar_on_one_row():
+    terminal = Terminal()
+    progress = cli.Progress(io.BytesIO(b"x" * 10), 10, "passk: reading " + "r" * 100 + ".jsonl", terminal,
+                            clock=iter([0.0, 1.0]).__next__)
+    progress.read(5)
+    line = terminal.getvalue()
+    assert len(line) == 1 + 79 and "rrr… [" in line and line.endswith("]  50%  0.0 of 0.0 MiB")
 
 
 def test_the_progress_bar_redraws_at_most_ten_times_a_second():
