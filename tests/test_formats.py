@@ -405,7 +405,7 @@ ERRORS = [
      ["At [0].graded_list[7]", "true or false"]),
     ('[{"question_id": "q", "graded_list": [true]}, {"graded_list": []}]', {}, ["At [1]", '"question_id" is missing']),
     ('{"a": 1}', {"fmt": "livecodebench"}, ['"question_id" and "graded_list"']),
-    ("10 3\n", {"fmt": "yaml"}, ['Unknown format "yaml"', "text, csv, humaneval, evalplus, bigcodebench, cruxeval, livecodebench, json"]),
+    ("10 3\n", {"fmt": "yaml"}, ['Unknown format "yaml"', ", ".join(FORMATS)]),
     ("10 3\n", {"suite": "extra"}, ['Unknown suite "extra"', "base, plus"]),
 ]
 
@@ -468,7 +468,8 @@ def test_the_largest_count_is_accepted():
 
 
 def test_formats_and_suites_are_listed():
-    assert FORMATS == ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench", "json")
+    assert FORMATS == ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
+                       "taubench", "json")
     assert SUITES == ("base", "plus")
 
 

@@ -13,6 +13,7 @@ from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, Forma
 from passk.formats._input import PEEK_BYTES, line_chunks, load_json, not_text, open_input
 from passk.formats.combine import by_position, combine
 from passk.formats.detect import FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
+from passk.formats.detect import warnings_of
 from passk.formats.evalplus import SUITES
 
 __all__ = ["FORMATS", "FORMAT_NAMES", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
@@ -41,7 +42,8 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems
         name = document_format(document)
     if name == "humaneval":  # one results line, sent without a .jsonl name
         return _parsed(LINE_READERS[name].read_lines([head], max_problems), name)
-    return _parsed(READERS[name].read(document, suite, max_problems), name, source_of(name, document))
+    return _parsed(READERS[name].read(document, suite, max_problems), name, source_of(name, document),
+                   warnings_of(name, document))
 
 
 def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=None):
@@ -69,9 +71,11 @@ def read_json_body(body, max_problems=None):
     return _parsed(READERS["json"].read(body, "plus", max_problems), "json")
 
 
-def _parsed(problems, name, source=None):
+def _parsed(problems, name, source=None, warnings=()):
+    """Parsed problems of format name; warnings are the reader's own, said before the shared ones."""
     result = parsed(problems, name)
     result.source = source or READERS[name].SOURCE
+    result.warnings[:0] = warnings
     return result
 
 

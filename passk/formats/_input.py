@@ -1,21 +1,28 @@
 """Reading input: bytes, text or a binary file, peeked at for detection, then streamed by lines or parsed whole."""
 
 import codecs
+import gzip
 import io
 import json
+import zlib
 
 from passk.formats._core import FormatError
+from passk import limits
 from passk.limits import too_many_lines
 
 PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
+GZIP_MAGIC = b"\x1f\x8b"
+MAX_GUNZIPPED_BYTES = limits.MAX_UPLOAD_BYTES   # gzip input unpacks to at most what an upload may hold unpacked
 
 
-def open_input(source, max_lines=None):
+def open_input(source, max_lines=None, max_bytes=None):
     """Return (head, stream): the first lines of source as bytes, and a binary stream after them.
 
     Blank lines before the first text are counted, not kept, so that a file of
     nothing else costs time in proportion to its size and no memory; the head
-    starts with one newline for each, so line numbers stay right.
+    starts with one newline for each, so line numbers stay right. Gzip input
+    (such as MultiPL-E's *.results.json.gz) is unpacked as it is read, up to
+    max_bytes (None: MAX_GUNZIPPED_BYTES).
     """
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
@@ -26,6 +33,9 @@ def open_input(source, max_lines=None):
     head = source.read(PEEK_BYTES)
     if not isinstance(head, bytes):
         raise TypeError("read_problems needs a binary file (opened with 'rb'), not a text one.")
+    if head.startswith(GZIP_MAGIC):
+        source = Gunzipped(head, source, MAX_GUNZIPPED_BYTES if max_bytes is None else max_bytes)
+        head = source.read(PEEK_BYTES)
     head, blank_lines = head.removeprefix(codecs.BOM_UTF8), 0
     while head.isspace():
         blank_lines += head.count(b"\n")
@@ -37,6 +47,53 @@ def open_input(source, max_lines=None):
     for _ in range(2):  # end on a line boundary, with a second line even after a long first one
         head += source.readline()
     return b"\n" * blank_lines + head, source
+
+
+class Gunzipped:
+    """The unpacked bytes of a gzip stream, read as they are asked for, up to max_bytes.
+
+    More than max_bytes, and a stream that is damaged or cut short, raise FormatError
+    on the read that finds it; a gzip bomb costs at most max_bytes of unpacking.
+    """
+
+    def __init__(self, head, rest, max_bytes):
+        self._file = gzip.GzipFile(fileobj=_Joined(head, rest), mode="rb")
+        self._left = self.max_bytes = max_bytes
+
+    def read(self, size=-1):
+        return self._unpack(self._file.read, size)
+
+    def readline(self, size=-1):
+        return self._unpack(self._file.readline, size)
+
+    def _unpack(self, read, amount):
+        wanted = self._left + 1 if amount is None or amount < 0 else min(amount, self._left + 1)
+        try:
+            data = read(wanted)
+        except (OSError, EOFError, zlib.error) as error:
+            raise FormatError(f"The input starts as gzip-compressed data but cannot be unpacked ({error}); "
+                              "send the file as it was written, or unpacked.") from None
+        self._left -= len(data)
+        if self._left < 0:
+            raise FormatError(f"The gzip-compressed input unpacks to more than {limits.size(self.max_bytes)}, the most "
+                              "that is read; send counts per problem (task_id,n,c) or part of the file.")
+        return data
+
+
+class _Joined:
+    """head, then the rest of the stream it was read from."""
+
+    def __init__(self, head, rest):
+        self._head, self._rest = head, rest
+
+    def read(self, size=-1):
+        if not self._head:
+            return self._rest.read(size)
+        if size is None or size < 0:
+            data, self._head = self._head + self._rest.read(), b""
+            return data
+        data, self._head = self._head[:size], self._head[size:]
+        return data
 
 
 def line_chunks(head, stream, max_lines=None):

@@ -8,11 +8,13 @@ the most specific first, and falls back to JSON counts.
 import json
 
 from passk.formats import bigcodebench, counts, cruxeval, evalplus, humaneval, livecodebench, table, text
+from passk.formats import taubench
 
 LINE_READERS = {module.NAME: module for module in (text, table, humaneval)}
-DOCUMENT_READERS = {module.NAME: module for module in (bigcodebench, evalplus, cruxeval, livecodebench, counts)}
+DOCUMENT_READERS = {module.NAME: module for module in (taubench, bigcodebench, evalplus, cruxeval, livecodebench,
+                                                       counts)}
 READERS = {**LINE_READERS, **DOCUMENT_READERS}
-FORMATS = ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench", "json")
+FORMATS = ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench", "taubench", "json")
 FORMAT_NAMES = {name: READERS[name].TITLE for name in FORMATS}   # how each format is named to people
 assert set(FORMATS) == set(READERS)
 
@@ -43,6 +45,12 @@ def source_of(name, document=None):
     """The harness and version whose layout a document of format name has."""
     module = READERS[name]
     return module.source(document) if document is not None and hasattr(module, "source") else module.SOURCE
+
+
+def warnings_of(name, document):
+    """What the reader of format name has to say about a document besides its problems (a list of sentences)."""
+    module = READERS[name]
+    return module.warnings(document) if hasattr(module, "warnings") else []
 
 
 def is_sample_line(line):

