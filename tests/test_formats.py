@@ -468,8 +468,8 @@ def test_the_largest_count_is_accepted():
 
 
 def test_formats_and_suites_are_listed():
-    assert FORMATS == ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
-                       "taubench", "json")
+    assert FORMATS == ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval",
+                       "livecodebench", "multiple", "swebench", "taubench", "json")
     assert SUITES == ("base", "plus")
 
 

@@ -21,15 +21,17 @@ __all__ = ["FORMATS", "FORMAT_NAMES", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEE
            "by_position", "combine"]
 
 
-def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None):
+def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None,
+                  max_bytes=None):
     """Read per-problem counts from bytes, str or a binary file; detect the format unless fmt is given.
 
     More than max_problems problems, or more than max_lines lines in a line
     format, raise FormatError as soon as they are seen (None: no limit).
+    Gzip-compressed input is unpacked, up to max_bytes (None: MAX_GUNZIPPED_BYTES).
     """
     _check_choice("format", fmt, FORMATS, allow_none=True)
     _check_choice("suite", suite, SUITES)
-    head, stream = open_input(source, max_lines)
+    head, stream = open_input(source, max_lines, max_bytes)
     if not head.strip():
         raise EmptyInput(EMPTY)
     if b"\x00" in head:

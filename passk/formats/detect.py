@@ -1,6 +1,6 @@
 """Which reader a file needs: every reader is registered here, and detection happens here alone.
 
-Line formats (text, CSV, human-eval JSONL) are told apart by their first lines;
+Line formats (text, CSV, human-eval and eval-arena JSONL) are told apart by their first lines;
 a JSON document is offered to each harness's `looks_like` in the order below,
 the most specific first, and falls back to JSON counts.
 """
@@ -8,13 +8,15 @@ the most specific first, and falls back to JSON counts.
 import json
 
 from passk.formats import bigcodebench, counts, cruxeval, evalplus, humaneval, livecodebench, table, text
+from passk.formats import evalarena, multiple, swebench
 from passk.formats import taubench
 
-LINE_READERS = {module.NAME: module for module in (text, table, humaneval)}
+LINE_READERS = {module.NAME: module for module in (text, table, humaneval, evalarena)}
 DOCUMENT_READERS = {module.NAME: module for module in (taubench, bigcodebench, evalplus, cruxeval, livecodebench,
-                                                       counts)}
+                                                       multiple, swebench, counts)}
 READERS = {**LINE_READERS, **DOCUMENT_READERS}
-FORMATS = ("text", "csv", "humaneval", "evalplus", "bigcodebench", "cruxeval", "livecodebench", "taubench", "json")
+FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
+           "multiple", "swebench", "taubench", "json")
 FORMAT_NAMES = {name: READERS[name].TITLE for name in FORMATS}   # how each format is named to people
 assert set(FORMATS) == set(READERS)
 
@@ -26,6 +28,8 @@ def detect_format(head, filename=None):
     extension = (filename or "").rpartition(".")[2].lower()
     if first.startswith(b"{") and (second or extension == "jsonl") and is_sample_line(first):
         return "humaneval"
+    if first.startswith(b"{") and b'"example_id"' in first and is_arena_line(first):
+        return "evalarena"
     if first.startswith((b"{", b"[")):
         return "json"
     if b"," in first or extension == "csv":
@@ -51,6 +55,15 @@ def warnings_of(name, document):
     """What the reader of format name has to say about a document besides its problems (a list of sentences)."""
     module = READERS[name]
     return module.warnings(document) if hasattr(module, "warnings") else []
+
+
+def is_arena_line(line):
+    """True when line is a JSON object with an "example_id" and no "task_id", like an eval-arena record."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(record, dict) and "example_id" in record and "task_id" not in record
 
 
 def is_sample_line(line):
