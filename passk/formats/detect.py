@@ -12,8 +12,9 @@ from passk.formats import evalarena, multiple, swebench
 from passk.formats import taubench
 
 LINE_READERS = {module.NAME: module for module in (text, table, humaneval, evalarena)}
-DOCUMENT_READERS = {module.NAME: module for module in (taubench, bigcodebench, evalplus, cruxeval, livecodebench,
-                                                       multiple, swebench, counts)}
+DOCUMENT_READERS = {module.NAME: module for module in (taubench,
+                                                       bigcodebench, evalplus, cruxeval, livecodebench, multiple,
+                                                       swebench, counts)}
 READERS = {**LINE_READERS, **DOCUMENT_READERS}
 FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
            "multiple", "swebench", "taubench", "json")
