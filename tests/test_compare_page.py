@@ -24,7 +24,7 @@ def api_compare(client, a, b, **fields):
 
 def test_api_pairs_by_task_id_and_lists_the_rest(client):
     body = api_compare(client, RUN_A, RUN_B, k="1,5").json
-    assert list(body) == ["paired", "only_in_a", "only_in_b", "results"]
+    assert list(body) == ["paired", "only_in_a", "only_in_b", "results", "warnings"]
     assert (body["paired"], body["only_in_a"], body["only_in_b"]) == (3, ["D"], ["E"])
     assert set(body["results"][0]) >= {"k", "a", "b", "difference", "se", "ci95", "p_value"}
 
@@ -65,9 +65,42 @@ def test_bad_compare_input_is_400_with_the_input_kept(client, data, fragment):
     assert f'>{data["text_a"]}</textarea>' in html
 
 
-def test_api_compare_without_files_is_400(client):
+def test_api_compare_without_files_names_the_fields_to_send(client):
     response = client.post("/api/v1/compare", data={}, content_type="multipart/form-data")
-    assert response.status_code == 400 and "Run A is empty" in response.json["error"]
+    assert response.status_code == 400
+    assert response.json["error"] == 'Run A is missing: send the two runs as multipart file fields named "a" and "b".'
+    response = client.post("/api/v1/compare", data={"a": (io.BytesIO(RUN_A.encode()), "a.csv")},
+                           content_type="multipart/form-data")
+    assert response.json["error"].startswith("Run B is missing")
+
+
+def test_api_compare_with_an_empty_run_names_its_field(client):
+    response = api_compare(client, RUN_A, "\n\n")
+    assert response.status_code == 400
+    assert response.json["error"] == ('Run B is empty: no problems were found; send a harness results file '
+                                      '(JSONL, JSON or CSV) or task_id,n,c lines as the multipart file field "b".')
+    page = client.post("/compare", data={"text_a": RUN_A, "text_b": "\n\n"})
+    assert "paste" in unescape(page.get_data(as_text=True))   # the page keeps its own words
+
+
+def test_runs_without_task_ids_are_paired_by_line_order_and_say_so(client):
+    note = ("Runs A and B had no task ids, so the problems were named problem 1, 2, … by line and paired by "
+            "line order; inputs with task ids (task_id,n,c lines or harness files) pair them safely.")
+    body = api_compare(client, "10,3\n10,5\n", "10,1\n10,5\n", k="1").json
+    assert body["paired"] == 2 and body["warnings"] == [note]
+    html = unescape(client.post("/compare", data={"text_a": "10 3\n10 5\n", "text_b": "10 1\n10 5\n",
+                                                   "k": "1"}).get_data(as_text=True))
+    assert re.search(r'id="compare-warnings"><li>([^<]*)<', html).group(1) == note
+    assert api_compare(client, RUN_A, RUN_B, k="1").json["warnings"] == []
+
+
+def test_a_suite_chosen_for_runs_that_are_not_evalplus_is_warned_about(client):
+    body = api_compare(client, RUN_A, RUN_B, k="1", suite="base").json
+    assert body["warnings"] == ["The suite choice applies only to EvalPlus files; run A is a CSV file and run B "
+                                "is a CSV file, so it was ignored."]
+    assert api_compare(client, RUN_A, RUN_B, k="1").json["warnings"] == []
+    html = client.post("/compare", data={"text_a": RUN_A, "text_b": RUN_B, "k": "1", "suite": ""})
+    assert 'id="compare-warnings"' not in html.get_data(as_text=True)   # the page's default is no choice
 
 
 def test_mode_switch_links_the_compare_page(client):
