@@ -14,7 +14,7 @@ from werkzeug.security import safe_join
 
 from passk import display, limits
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.calculator import calculate_query, read_query
+from passk.calculator import API_EXAMPLE, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart
 from passk.formats import FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
@@ -93,9 +93,15 @@ def create_app(config=None):
         return render_template("embed.html", query=query, calc=calc, full_url=full_url), \
             400 if query.errors else 200
 
-    @app.get("/api/v1/pass-at-k")
+    @app.route("/api/v1/pass-at-k", methods=["GET", "POST"])
     def api_pass_at_k():
-        query = read_query(_query_args(), api=True)
+        """n, c, k (and ks) in the query string of a GET, or as the JSON body of a POST."""
+        try:
+            query = read_query(_query_args(), api=True) if request.method == "GET" else read_json(_json_body(
+                API_EXAMPLE, otherwise=f"Send n, c and k as a JSON body {API_EXAMPLE} (Content-Type: "
+                                       f"application/json), or in the query string of a GET: ?n=10&c=3&k=5."))
+        except FormatError as error:
+            return jsonify(error=str(error)), 400
         if query.errors:
             return jsonify(error=query.message()), 400
         return jsonify(calculate_query(query).to_json())
@@ -319,23 +325,33 @@ def _api_sentence(error):
     return str(error)
 
 
-def _summary_from_json_body():
-    """The API's JSON body: {"problems": [...], "k": [...]}."""
+def _json_body(example, otherwise=API_NO_INPUT):
+    """The request's JSON body; FormatError, showing the example, when it is not JSON (otherwise: what to send)."""
+    if not request.is_json:
+        raise FormatError(otherwise)
     try:
         body = request.get_json(silent=True)
     except RecursionError:
-        raise FormatError("The JSON body is nested too deeply; send {\"problems\": [...], \"k\": [1, 10]}.") from None
+        raise FormatError(f"The JSON body is nested too deeply; send {example}.") from None
     if body is None:
-        raise FormatError("The request body is not valid JSON; send {\"problems\": [...], \"k\": [1, 10]}.")
+        raise FormatError(f"The request body is not valid JSON; send {example}.")
+    return body
+
+
+def _summary_from_json_body():
+    """The API's JSON body: {"problems": [...], "k": [...]}."""
+    body = _json_body('{"problems": [...], "k": [1, 10]}')
     try:
         parsed = read_json_body(body, limits.MAX_PROBLEMS)
     except EmptyInput:
         raise FormatError('"problems" is empty: give at least one problem, like '
                           '{"problems": [{"task_id": "a", "n": 10, "c": 3}], "k": [1, 10]}.') from None
     ks = body.get("k", list(DEFAULT_KS)) if isinstance(body, dict) else DEFAULT_KS
-    if not isinstance(ks, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in ks):
+    if isinstance(ks, list) and any(isinstance(k, str) for k in ks):
+        raise FormatError('"k" must be a list of JSON numbers, not strings: send [1, 10], not ["1", "10"].')
+    if not isinstance(ks, list) or None in map(json_count, ks):
         raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
-    ks = parse_ks(",".join(map(str, ks)))
+    ks = parse_ks(",".join(str(json_count(k)) for k in ks))
     limits.check_cells(len(parsed.problems), ks)
     return summarize(parsed.problems, ks, warnings=parsed.warnings), "json"
 

@@ -4,6 +4,7 @@ The HTML page, the embed and the JSON API all render a `Calculation`; none of
 them computes anything of its own.
 """
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ _NAMES = {
     "ks": "Extra k values",
 }
 _API_NAMES = {**_NAMES, "ks": "ks (extra k values)"}
+API_EXAMPLE = '{"n": 10, "c": 3, "k": 5}'
 
 
 @dataclass
@@ -30,11 +32,11 @@ class Query:
     raw: dict = field(default_factory=dict)       # field -> text as typed
     values: dict = field(default_factory=dict)    # n, c, k -> int; ks -> list of int
     errors: dict = field(default_factory=dict)    # field -> one sentence
-    source: str = "page"   # whose words the errors use: "page" or "query" (the API)
+    source: str = "page"   # whose words the errors use: "page", "query" (GET API) or "json" (POST API)
 
     def message(self):
         """Every error as one text, in the order of the fields (the API's answer)."""
-        return " ".join(self.errors[name] for name in FIELDS if name in self.errors)
+        return " ".join(self.errors[name] for name in ("body", *FIELDS) if name in self.errors)
 
     def name(self, field_name):
         """How the errors name a field: the page's labels, or the API's parameter names."""
@@ -102,14 +104,17 @@ def _missing(query, name):
     """The sentence for a count not given, in the words of whoever asked."""
     if query.source == "page":
         return f"Enter {query.name(name)}: a whole number."
-    return f"{query.name(name)} is missing: give {name} as a whole number, as in ?n=10&c=3&k=5."
+    if query.source == "query":
+        return f"{query.name(name)} is missing: give {name} as a whole number, as in ?n=10&c=3&k=5."
+    return f'"{name}" is missing: {query.name(name)} is a whole number, as in {API_EXAMPLE}.'
 
 
 def _accept_count(query, name, number):
     """Keep a count within its own range (c >= 0, n and k >= 1, all <= MAX_N), else say which it is not."""
     low = 0 if name == "c" else 1
     if number > estimator.MAX_N:
-        query.errors[name] = f"{query.name(name)} must be at most {estimator.MAX_N:,} (10^12); got {number:,}."
+        query.errors[name] = (f"{query.name(name)} must be at most {estimator.MAX_N:,} (10^12); "
+                              f"got {printable(f'{number:,}')}.")
     elif number < low:
         query.errors[name] = f"{query.name(name)} must be at least {low}; got {number:,}."
     else:
@@ -136,6 +141,77 @@ def _read_extra_ks(query):
                               f"commas; “{printable(bad[0])}” is not.")
     else:
         query.values["ks"] = sorted({_number(part) for part in parts})
+
+
+def read_json(body):
+    """Parse the API's JSON body {"n": 10, "c": 3, "k": 5, "ks": [2, 20]} into a Query.
+
+    Counts are JSON numbers with a whole value (10, 10.0 and 1e1 alike); a string
+    such as "10" is refused with a sentence that says to send a number.
+    """
+    query = Query(source="json")
+    unknown = [name for name in body if name not in FIELDS] if isinstance(body, dict) else []
+    if not isinstance(body, dict):
+        query.errors["body"] = f"The JSON body must be an object like {API_EXAMPLE}; got {_shown(body)}."
+    elif unknown:
+        query.errors["body"] = (f"Unknown field {_shown(unknown[0])}: the JSON body takes n, c, k and "
+                                f"optionally ks, as in {API_EXAMPLE}.")
+    if query.errors:
+        return query
+    query.raw = {name: _shown(body[name]) if name in body else "" for name in FIELDS}
+    for name in ("n", "c", "k"):
+        number = json_count(body.get(name))
+        if name not in body:
+            query.errors[name] = _missing(query, name)
+        elif number is None:
+            query.errors[name] = _not_a_count(query.name(name), body[name])
+        else:
+            _accept_count(query, name, number)
+    _read_json_ks(query, body.get("ks", []))
+    _check_ranges(query)
+    return query
+
+
+def _read_json_ks(query, ks):
+    """The JSON body's optional "ks": a list of up to MAX_EXTRA_KS whole numbers from 1 to 10^12."""
+    name = query.name("ks")
+    if not isinstance(ks, list):
+        query.errors["ks"] = f"{name} must be a list of whole numbers, like [2, 20]; got {_shown(ks)}."
+        return
+    if len(ks) > MAX_EXTRA_KS:
+        query.errors["ks"] = f"Give at most {MAX_EXTRA_KS} extra k values; got {len(ks):,}."
+        return
+    numbers = list(map(json_count, ks))
+    for value, number in zip(ks, numbers):
+        if isinstance(value, str):
+            query.errors["ks"] = f'{name} must be JSON numbers, not strings: send [2, 20], not ["2", "20"]; ' \
+                                 f"got {_shown(value)}."
+            return
+        if number is None or not 1 <= number <= estimator.MAX_N:
+            query.errors["ks"] = f"{name} must be whole numbers from 1 to 10^12; got {_shown(value)}."
+            return
+    query.values["ks"] = sorted(set(numbers))
+
+
+def json_count(value):
+    """A JSON number with a whole value (10, 10.0, 1e1) as an int; None for anything else, strings included."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value if type(value) is int else None
+
+
+def _not_a_count(name, value):
+    """Why a JSON value is not a count: a string is told to be a number, anything else to be whole."""
+    if isinstance(value, str):
+        return f'{name} must be a JSON number, not a string: send 10, not "10"; got {_shown(value)}.'
+    return f"{name} must be a whole number, like 200; got {_shown(value)}."
+
+
+def _shown(value):
+    """A JSON value as it was sent, cut short and made printable, for a message; containers by their kind."""
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "a list"
+    return printable(json.dumps(value, ensure_ascii=False))
 
 
 def _check_ranges(query):

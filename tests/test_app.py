@@ -186,7 +186,8 @@ def test_unknown_api_path_is_json_404(client):
 
 
 def test_wrong_method_is_not_a_server_error(client):
-    assert client.post("/api/v1/pass-at-k").status_code == 405
+    assert client.put("/api/v1/pass-at-k").status_code == 405
+    assert client.delete("/benchmark").status_code == 405
 
 
 def test_embed_is_compact_and_the_only_frameable_page(client):
@@ -266,3 +267,69 @@ def test_api_exact_fraction_includes_0_and_1(client):
     assert client.get("/api/v1/pass-at-k?n=10&c=10&k=1").json["exact"] == "1/1"
     assert 'id="exact"' not in client.get("/?n=10&c=0&k=1").get_data(as_text=True)
 
+
+@pytest.mark.parametrize("body", [{"n": 10, "c": 3, "k": 5}, {"n": 10.0, "c": 3.0, "k": 5.0},
+                                  {"n": 1e1, "c": 3, "k": 5}])
+def test_api_json_body_takes_whole_numbers_however_written(client, body):
+    response = client.post("/api/v1/pass-at-k", json=body)
+    assert response.status_code == 200, response.json
+    assert response.json == client.get("/api/v1/pass-at-k?n=10&c=3&k=5").json == calculate(10, 3, 5).to_json()
+
+
+def test_api_json_body_takes_extra_ks(client):
+    response = client.post("/api/v1/pass-at-k", json={"n": 10, "c": 3, "k": 5, "ks": [2, 3.0]})
+    assert response.json == client.get("/api/v1/pass-at-k?n=10&c=3&k=5&ks=2,3").json
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"n": "10", "c": 3, "k": 5},
+     'n (completions per problem) must be a JSON number, not a string: send 10, not "10"; got "10".'),
+    ({"n": 10, "c": 3, "k": 5, "ks": ["2"]},
+     'ks (extra k values) must be JSON numbers, not strings: send [2, 20], not ["2", "20"]; got "2".'),
+    ({"n": 10.5, "c": 3, "k": 5}, "n (completions per problem) must be a whole number, like 200; got 10.5."),
+    ({"n": True, "c": 3, "k": 5}, "n (completions per problem) must be a whole number, like 200; got true."),
+    ({"n": [10], "c": 3, "k": 5}, "n (completions per problem) must be a whole number, like 200; got a list."),
+    ({"n": 10, "c": -1, "k": 5}, "c (completions that passed) must be at least 0; got -1."),
+    ({"n": 1e30, "c": 3, "k": 5}, "n (completions per problem) must be at most 1,000,000,000,000 (10^12)"),
+    ({"n": 10, "c": 11, "k": 5}, "c must be from 0 to n (10)"),
+    ({"n": 10, "c": 3}, '"k" is missing: k (samples you draw) is a whole number, as in {"n": 10, "c": 3, "k": 5}.'),
+    ({"n": 10, "c": 3, "k": 5, "N": 1}, 'Unknown field "N": the JSON body takes n, c, k and optionally ks'),
+    ({"n": 10, "c": 3, "k": 5, "ks": [0]}, "ks (extra k values) must be whole numbers from 1 to 10^12; got 0."),
+    ({"n": 10, "c": 3, "k": 5, "ks": 2}, "ks (extra k values) must be a list of whole numbers, like [2, 20]; got 2."),
+    ([10, 3, 5], 'The JSON body must be an object like {"n": 10, "c": 3, "k": 5}; got a list.'),
+])
+def test_api_json_body_refuses_strings_and_non_counts_in_one_sentence(client, body, message):
+    response = client.post("/api/v1/pass-at-k", json=body)
+    assert response.status_code == 400 and set(response.json) == {"error"}
+    assert message in response.json["error"]
+
+
+@pytest.mark.parametrize("data, content_type, message", [
+    ("n=10&c=3&k=5", "application/x-www-form-urlencoded",
+     'Send n, c and k as a JSON body {"n": 10, "c": 3, "k": 5} (Content-Type: application/json), or in the '
+     'query string of a GET: ?n=10&c=3&k=5.'),
+    ("{not json", "application/json", 'The request body is not valid JSON; send {"n": 10, "c": 3, "k": 5}.'),
+    ("[" * 5000 + "]" * 5000, "application/json", "nested too deeply"),
+])
+def test_api_post_without_a_json_object_says_what_to_send(client, data, content_type, message):
+    response = client.post("/api/v1/pass-at-k", data=data, content_type=content_type)
+    assert response.status_code == 400 and message in response.json["error"]
+
+
+def test_api_post_answers_are_not_cached(client):
+    response = client.post("/api/v1/pass-at-k", json={"n": 10, "c": 3, "k": 5})
+    assert "max-age" not in response.headers.get("Cache-Control", "")
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**13) | st.floats() | st.text(max_size=6),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(
+        st.sampled_from(["n", "c", "k", "ks"]) | st.text(max_size=2), children, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_JSON_VALUES)
+def test_no_json_body_for_one_problem_is_a_server_error(app, body):
+    response = app.test_client().post("/api/v1/pass-at-k", json=body)
+    assert response.status_code in (200, 400) and response.is_json

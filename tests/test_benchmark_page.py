@@ -342,6 +342,22 @@ def test_api_missing_or_empty_input_names_the_field_to_send(client, data, messag
     assert "paste" not in response.json["error"].lower() and "choose" not in response.json["error"].lower()
 
 
+def test_api_json_k_takes_whole_numbers_however_written(client):
+    problems = [{"task_id": "a", "n": 10, "c": 3}, {"task_id": "b", "n": 10, "c": 0}]
+    written = client.post("/api/v1/benchmark", json={"problems": problems, "k": [1.0, 5e0]}).json
+    assert written == client.post("/api/v1/benchmark", json={"problems": problems, "k": [1, 5]}).json
+    assert [row["k"] for row in written["results"]] == [1, 5]
+
+
+@pytest.mark.parametrize("k, message", [
+    (["1", "10"], '"k" must be a list of JSON numbers, not strings: send [1, 10], not ["1", "10"].'),
+    ([1.5], '"k" must be a list of whole numbers, like [1, 10, 100].'),
+    ([True], '"k" must be a list of whole numbers, like [1, 10, 100].'),
+])
+def test_api_json_k_refuses_strings_and_fractions(client, k, message):
+    response = client.post("/api/v1/benchmark", json={"problems": [{"task_id": "a", "n": 10, "c": 3}], "k": k})
+    assert response.status_code == 400 and response.json["error"] == message
+
 
 def test_api_json_body_with_no_problems_says_so_in_json_words(client):
     response = client.post("/api/v1/benchmark", json={"problems": [], "k": [1]})
