@@ -331,7 +331,7 @@ ERRORS = [
     ("  \n\n", {}, ["The input is empty"]),
     ("# only a comment\n", {}, ["The input is empty"]),
     ("[]", {}, ["The input is empty"]),
-    (b"PK\x03\x04\x00\x00binary", {}, ["not a text file"]),
+    (b"PK\x03\x04\x00\x00binary", {}, ["starts as a zip archive but cannot be opened as one"]),
     (b"10 3\n\xff\xfe 1\n", {}, ["Line 2", "not a text file"]),
     ("10 3\n5 x\n", {}, ["Line 2", "c must be a whole number"]),
     ("10 -3\n", {}, ["Line 1", "c must be a whole number from 0"]),
@@ -469,7 +469,7 @@ def test_the_largest_count_is_accepted():
 
 def test_formats_and_suites_are_listed():
     assert FORMATS == ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval",
-                       "livecodebench", "multiple", "swebench", "taubench", "json")
+                       "livecodebench", "multiple", "swebench", "taubench", "inspect", "json")
     assert SUITES == ("base", "plus")
 
 

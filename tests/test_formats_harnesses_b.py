@@ -1,22 +1,29 @@
-"""τ-bench and τ²-bench results: each fixture read with detection, counted by hand, errors with their place.
+"""τ-bench, τ²-bench and Inspect results: each fixture read with detection, counted by hand, errors with their place.
 
-The fixtures in tests/fixtures/taubench follow the layouts the tools write (tau-bench
-run.py's EnvRunResult list, tau2-bench's Results); the counts expected here are worked out
-from them by hand.
+The fixtures in tests/fixtures/taubench and tests/fixtures/inspect follow the layouts the
+tools write (tau-bench run.py's EnvRunResult list, tau2-bench's Results, inspect_ai's EvalLog
+and .eval archive); the counts expected here are worked out from them by hand.
 """
 
+import io
 import json
+import zipfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from passk import formats
 from passk.formats import FormatError, read_problems
+from passk.formats import inspect_log
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TAU1 = FIXTURES / "taubench" / "tool-calling-gpt-4o-0.0_range_0-3_user-gpt-4o-llm_0305141512.json"
 TAU2 = FIXTURES / "taubench" / "tau2_airline_gpt-4.1_results.json"
 TAU2_DIR = FIXTURES / "taubench" / "tau2_dir_results.json"
+INSPECT_JSON = FIXTURES / "inspect" / "2025-01-10T12-00-00+00-00_gsm8k_Fq9nH2yTmV5cQ8rL3pXw7a.json"
+INSPECT_EVAL = FIXTURES / "inspect" / "humaneval_eval"   # the members of an .eval log, unpacked
+PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
 
 
 def counts(parsed):
@@ -32,6 +39,31 @@ def tau1(rows):
     """τ-bench v1 results for [(task_id, trial, reward), ...]."""
     return json.dumps([{"task_id": task_id, "reward": reward, "info": {}, "traj": [], "trial": trial}
                        for task_id, trial, reward in rows])
+
+
+def eval_archive(members=None, compression=zipfile.ZIP_DEFLATED):
+    """The bytes of an .eval log: {name: text or JSON} (by default the fixture's members), in Inspect's order."""
+    if members is None:
+        members = {path.relative_to(INSPECT_EVAL).as_posix(): path.read_text()
+                   for path in sorted(INSPECT_EVAL.rglob("*.json"))}
+    order = ("_journal/start.json", "samples/", "_journal/summaries/", "summaries.json", "header.json")
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", compression) as writer:
+        for name in sorted(members, key=lambda name: [name.startswith(first) for first in order].index(True)
+                           if any(name.startswith(first) for first in order) else len(order)):
+            content = members[name]
+            writer.writestr(name, content if isinstance(content, (str, bytes)) else json.dumps(content))
+    return archive.getvalue()
+
+
+def inspect_log_json(samples, **fields):
+    """A .json log: an EvalLog header with these samples ({"id", "epoch", "scores"} each)."""
+    return json.dumps({"version": 2, "status": "success", "eval": {"task": "t", "model": "m", "config": {}},
+                       **fields, "samples": samples})
+
+
+def scored(sample_id, epoch, *values, names=("match",)):
+    return {"id": sample_id, "epoch": epoch, "scores": {name: {"value": value} for name, value in zip(names, values)}}
 
 
 def tau2(simulations):
@@ -129,8 +161,182 @@ def test_tau_bench_tasks_count_towards_the_problem_limit():
         read_problems(tau1([(0, 0, 1.0), (1, 0, 1.0), (2, 0, 1.0)]), max_problems=2)
 
 
+# --- Inspect -------------------------------------------------------------------
+
+
+def test_inspect_json_log_counts_each_sample_ids_epochs():
+    parsed = read_file(INSPECT_JSON)
+    # scorer "match": id 1 scores C, C, I; id 2 scores I, P, N; id gsm-3 scores C, (an error), C.
+    assert parsed.format == "inspect" and counts(parsed) == [("1", 3, 2), ("2", 3, 0), ("gsm-3", 2, 2)]
+    assert parsed.source == "Inspect (inspect_ai) .json log, format version 2"
+    assert parsed.warnings == [
+        PASS_RULE,
+        'The samples have 2 scorers; the first, "match", was used (also in the log: "includes").',
+        "Epochs per sample differ (2 to 3); each sample uses its own count.",
+        "1 sample ended in an error without a score and was left out.",
+    ]
+
+
+def test_inspect_eval_archive_is_detected_and_read_member_by_member():
+    parsed = read_problems(eval_archive())
+    # values 1.0 and 0; true and 1; 0.0 and false; ids with a slash are members in a folder.
+    assert parsed.format == "inspect" and counts(parsed) == [("HumanEval/0", 2, 1), ("HumanEval/1", 2, 2),
+                                                             ("HumanEval/2", 2, 0)]
+    assert parsed.source == "Inspect (inspect_ai) .eval log, format version 2"
+    assert parsed.warnings == [PASS_RULE]
+
+
+def test_an_eval_archive_and_the_json_log_of_it_give_the_same_counts():
+    header = json.loads((INSPECT_EVAL / "header.json").read_text())
+    samples = [json.loads(path.read_text()) for path in sorted((INSPECT_EVAL / "samples").rglob("*.json"))]
+    from_json = read_problems(json.dumps({**header, "samples": samples}))
+    from_archive = read_problems(io.BytesIO(eval_archive()), fmt="inspect")
+    assert sorted(counts(from_json)) == sorted(counts(from_archive))
+
+
+def test_a_stored_eval_archive_is_read_as_well():
+    assert counts(read_problems(eval_archive(compression=zipfile.ZIP_STORED)))[0] == ("HumanEval/0", 2, 1)
+
+
+@pytest.mark.parametrize("values, passed", [
+    (["C", "C", "I"], 2), (["I", "P", "N"], 0), ([1, 1.0, 0], 2), ([True, False, 0.0], 1),
+])
+def test_inspect_pass_rule(values, passed):
+    samples = [scored("s", epoch, value) for epoch, value in enumerate(values, start=1)]
+    assert counts(read_problems(inspect_log_json(samples))) == [("s", len(values), passed)]
+
+
+@pytest.mark.parametrize("value, shown", [
+    (0.5, "is scored 0.5 (a partial score)"),
+    ({"accuracy": 1, "f1": 0.5}, "is scored a dict of several values (accuracy, f1)"),
+    ("A", 'is scored "A"'),
+    (2, "is scored 2"),
+    (None, "is scored null"),
+])
+def test_an_inspect_value_without_a_pass_rule_is_an_error_naming_the_sample_and_value(value, shown):
+    samples = [scored("s1", 1, "C"), scored(7, 2, value)]
+    with pytest.raises(FormatError) as error:
+        read_problems(inspect_log_json(samples))
+    message = str(error.value)
+    assert message.startswith(f'At samples[1].scores["match"].value: sample "7", epoch 2, {shown} by "match"')
+    assert "pass@k reads C, 1 and true as a pass" in message
+
+
+def test_inspect_errors_in_an_eval_archive_name_the_member():
+    members = {"header.json": {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}},
+               "samples/3_epoch_1.json": scored(3, 1, 0.25)}
+    with pytest.raises(FormatError, match=r'^In samples/3_epoch_1.json, at scores\["match"\].value: sample "3", '
+                                          r"epoch 1, is scored 0.25 \(a partial score\)"):
+        read_problems(eval_archive(members))
+
+
+def test_the_first_scorer_is_used_and_every_sample_needs_it():
+    samples = [scored("a", 1, "C", "I", names=("exact", "f1")), scored("a", 2, "I", names=("f1",))]
+    with pytest.raises(FormatError, match=r'^At samples\[1\].scores: sample "a", epoch 2, has no score from "exact"'):
+        read_problems(inspect_log_json(samples))
+
+
+@pytest.mark.parametrize("content, message", [
+    (inspect_log_json([scored("a", 1, "C"), scored("b", 1, "C"), scored("a", 1, "I")]),
+     'At samples[2]: sample "a", epoch 1, appears twice (also at samples[0])'),
+    (inspect_log_json([{"id": "a", "epoch": 1}]),
+     'At samples[0].scores: sample "a", epoch 1, has no scores; score the log first'),
+    (inspect_log_json([{"id": "a", "scores": {}}]), 'At samples[0]: the field "epoch" is missing.'),
+    (inspect_log_json([{"epoch": 1, "scores": {}}]), 'At samples[0]: the field "id" is missing.'),
+    (inspect_log_json([{"id": "a", "epoch": 1, "scores": {"match": {"answer": "x"}}}]),
+     'At samples[0].scores["match"]: the field "value" is missing.'),
+    (inspect_log_json([{"id": "a", "epoch": 1, "error": {"message": "boom"}}]),
+     "The Inspect log has no scored samples: its only sample ended in an error"),
+    (inspect_log_json([]), "The Inspect log has no samples: it was written without them"),
+    (json.dumps({"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}),
+     'The Inspect log has no "samples": it is a header only'),
+])
+def test_inspect_errors_name_the_key_path(content, message):
+    with pytest.raises(FormatError) as error:
+        read_problems(content)
+    assert str(error.value).startswith(message)
+
+
+def test_inspect_version_1_logs_give_each_sample_one_score():
+    samples = [{"id": 1, "epoch": 1, "score": {"value": "C"}}, {"id": 1, "epoch": 2, "score": {"value": "I"}}]
+    parsed = read_problems(json.dumps({"version": 1, "status": "success", "eval": {"task": "t", "model": "m"},
+                                       "samples": samples}))
+    assert counts(parsed) == [("1", 2, 1)] and parsed.source.endswith("format version 1")
+
+
+def test_an_inspect_log_that_did_not_succeed_says_it_may_be_incomplete():
+    parsed = read_problems(inspect_log_json([scored("a", 1, "C")], status="cancelled"))
+    assert parsed.warnings[-1] == ('The Inspect log\'s status is "cancelled", not "success", so it may hold only '
+                                   "some of the samples.")
+
+
+def test_an_inspect_json_log_is_not_taken_for_evalplus_which_also_has_eval():
+    assert read_problems(inspect_log_json([scored("a", 1, "C")])).format == "inspect"
+    evalplus = '{"eval": {"HumanEval/0": [{"base_status": "pass", "plus_status": "pass"}]}}'
+    assert read_problems(evalplus).format == "evalplus"
+
+
+# --- zip archives --------------------------------------------------------------
+
+
+def test_a_zip_without_header_json_is_not_an_inspect_log():
+    with pytest.raises(FormatError) as error:
+        read_problems(eval_archive({"results.csv": "task_id,n,c\na,10,3\n"}))
+    assert str(error.value).startswith("The input is a zip archive without header.json: not an Inspect .eval log")
+
+
+def test_an_unfinished_eval_log_says_so():
+    with pytest.raises(FormatError, match="has no header.json: its evaluation had not finished"):
+        read_problems(eval_archive({"_journal/start.json": {"version": 2},
+                                    "samples/1_epoch_1.json": scored(1, 1, "C")}))
+
+
+def test_a_zip_is_refused_for_another_named_format():
+    with pytest.raises(FormatError, match=r"^The input is a zip archive, not EvalPlus eval_results.json; the only zip "
+                                          r"archives read are Inspect .eval logs."):
+        read_problems(eval_archive(), fmt="evalplus")
+
+
+def test_a_damaged_zip_says_so():
+    with pytest.raises(FormatError, match="starts as a zip archive but cannot be opened as one"):
+        read_problems(eval_archive()[:200])
+
+
+def test_a_zip_with_too_many_members_is_refused_before_it_is_opened():
+    archive = eval_archive()
+    with mock.patch.object(inspect_log, "MAX_MEMBERS", 3), \
+            mock.patch.object(inspect_log.zipfile, "ZipFile", side_effect=AssertionError("opened")):
+        with pytest.raises(FormatError, match=r"^The zip archive has 10 members, more than the 3 that are read"):
+            read_problems(archive)
+
+
+def test_a_zip_that_unpacks_past_the_cap_is_refused_before_unpacking():
+    with mock.patch.object(inspect_log, "MAX_UNZIPPED_BYTES", 10 * 2**20):
+        big = {**{"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}}},
+               "samples/1_epoch_1.json": " " * (11 * 2**20) + json.dumps(scored(1, 1, "C"))}
+        with pytest.raises(FormatError, match=r"^The zip archive unpacks to 11 MiB, more than the 10 MiB that is read"):
+            read_problems(eval_archive(big))
+    assert inspect_log.MAX_UNZIPPED_BYTES == 256 * 2**20   # the upload limit
+
+
+def test_a_member_larger_than_its_entry_declares_is_not_read_past_it():
+    archive = bytearray(eval_archive({"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}},
+                                      "samples/1_epoch_1.json": scored(1, 1, "C")}))
+    entry = archive.rindex(b"samples/1_epoch_1.json") - 46   # the sample's entry in the central directory
+    archive[entry + 24:entry + 28] = (5).to_bytes(4, "little")               # declare 5 bytes unpacked
+    with pytest.raises(FormatError, match=r"^In samples/1_epoch_1.json: the (archive is damaged|member unpacks)"):
+        read_problems(bytes(archive))
+
+
+def test_a_member_that_is_not_json_is_named():
+    with pytest.raises(FormatError, match=r"^In header.json: not valid JSON: Expecting value at line 1, column 1."):
+        read_problems(eval_archive({"header.json": "not json", "samples/1_epoch_1.json": scored(1, 1, "C")}))
+
+
 def test_prose_lists_the_new_formats_among_those_accepted():
     with pytest.raises(FormatError) as error:
         read_problems("Dear diary, today I went to the market.\n")
     message = str(error.value)
-    assert "this is not a results file; accepted formats: " in message and formats.FORMAT_NAMES["taubench"] in message
+    assert "this is not a results file; accepted formats: " in message
+    assert formats.FORMAT_NAMES["taubench"] in message and formats.FORMAT_NAMES["inspect"] in message
+    assert {"taubench", "inspect"} <= set(formats.FORMATS)

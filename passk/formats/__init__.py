@@ -15,6 +15,7 @@ from passk.formats.combine import by_position, combine
 from passk.formats.detect import FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
 from passk.formats.detect import warnings_of
 from passk.formats.evalplus import SUITES
+from passk.formats import inspect_log
 
 __all__ = ["FORMATS", "FORMAT_NAMES", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
            "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_files", "read_json_body",
@@ -34,6 +35,12 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems
     head, stream = open_input(source, max_lines, max_bytes)
     if not head.strip():
         raise EmptyInput(EMPTY)
+    if head.startswith(inspect_log.ZIP_MAGIC):   # a zip archive: an Inspect .eval log, or said not to be one
+        if fmt not in (None, inspect_log.NAME):
+            raise FormatError(f"The input is a zip archive, not {FORMAT_NAMES[fmt]}; the only zip archives read "
+                              "are Inspect .eval logs.")
+        problems, warnings, source_name = inspect_log.read_archive(head + stream.read(), max_problems)
+        return _parsed(problems, inspect_log.NAME, source_name, warnings)
     if b"\x00" in head:
         raise not_text("The input")
     name = fmt or detect_format(head, filename)

@@ -9,15 +9,15 @@ import json
 
 from passk.formats import bigcodebench, counts, cruxeval, evalplus, humaneval, livecodebench, table, text
 from passk.formats import evalarena, multiple, swebench
-from passk.formats import taubench
+from passk.formats import inspect_log, taubench
 
 LINE_READERS = {module.NAME: module for module in (text, table, humaneval, evalarena)}
-DOCUMENT_READERS = {module.NAME: module for module in (taubench,
+DOCUMENT_READERS = {module.NAME: module for module in (inspect_log, taubench,   # Inspect logs have an "eval" too
                                                        bigcodebench, evalplus, cruxeval, livecodebench, multiple,
                                                        swebench, counts)}
 READERS = {**LINE_READERS, **DOCUMENT_READERS}
 FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
-           "multiple", "swebench", "taubench", "json")
+           "multiple", "swebench", "taubench", "inspect", "json")
 FORMAT_NAMES = {name: READERS[name].TITLE for name in FORMATS}   # how each format is named to people
 assert set(FORMATS) == set(READERS)
 

@@ -28,7 +28,7 @@ LEFT_OUT = "infrastructure_error"   # a termination reason τ²-bench's metrics 
 
 
 def looks_like(document):
-    """τ²-bench's Results object, or τ-bench's list whose first item has "task_id", "trial" and "reward" (or "traj")."""
+    """τ²-bench's Results, or τ-bench's list whose first item has "task_id", "trial" and "reward" (or "traj")."""
     if isinstance(document, dict):
         return "tasks" in document and bool({"simulations", "simulation_index"} & document.keys())
     first = document[0] if isinstance(document, list) and document else None

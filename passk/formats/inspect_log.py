@@ -1,0 +1,259 @@
+"""Inspect evaluation logs (UKGovernmentBEIS/inspect_ai, `inspect eval`): `.json` logs and `.eval` archives.
+
+A `.json` log is one EvalLog, `{"version": 2, "status", "eval": {"task", "model", "config":
+{"epochs", ...}, ...}, "plan", "results", "stats", "samples": [{"id", "epoch", "scores":
+{scorer: {"value", "answer", "explanation"}}, ...}]}` (version 1 logs gave a sample one "score").
+An `.eval` log (inspect_ai 0.3.43 and later, its default format) is a zip archive of
+`header.json` (the EvalLog without its samples), `summaries.json`, `_journal/...` and one
+`samples/<id>_epoch_<n>.json` per sample and epoch, each an EvalSample as above; header.json and
+the samples are read, with json and zipfile alone (inspect_ai itself is not needed).
+
+Each sample id is a problem and its epochs are its samples: n is the number of epochs present for
+the id, c the number that pass. A score value of "C" (Inspect's CORRECT), 1 or true is a pass;
+"I" (INCORRECT), "P" (PARTIAL), "N" (NOANSWER), 0 and false are a fail; any other value, such as
+a float strictly between 0 and 1 or a dict of several values, is an error, as it has no pass rule.
+With several scorers the first, in the log's order, is used. A sample that ended in an error
+without a score is left out.
+"""
+
+import io
+import json
+import re
+import zipfile
+import zlib
+
+from passk.formats._core import FormatError, add_sample, count, field, key_path, show, tallied, task_id_of
+from passk.limits import MAX_UPLOAD_BYTES, MiB
+
+NAME = "inspect"
+TITLE = "Inspect (inspect_ai) .eval or .json log"
+SOURCE = "Inspect (inspect_ai) log"
+ZIP_MAGIC = b"PK\x03\x04"
+HEADER = "header.json"
+MAX_UNZIPPED_BYTES = MAX_UPLOAD_BYTES   # an archive unpacks to at most what an upload may hold unpacked
+MAX_MEMBERS = 1_000_000
+PASSES, FAILS = ("C",), ("I", "P", "N")
+SAMPLE_MEMBER = re.compile(r"samples/.+_epoch_[0-9]+\.json", re.DOTALL)
+PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
+
+
+def looks_like(document):
+    """An object with a "version" and an "eval" that names its "task" and "model", as an EvalLog."""
+    spec = document.get("eval") if isinstance(document, dict) else None
+    return isinstance(spec, dict) and "version" in document and {"task", "model"} <= spec.keys()
+
+
+def source(document):
+    """The log file and its format version."""
+    return _source(".json", document.get("version"))
+
+
+def read(document, suite, limit):
+    """Read an Inspect .json log: each sample id is a problem, each of its epochs a sample."""
+    return _count(_json_samples(document), document, limit)[0]
+
+
+def warnings(document):
+    """The pass rule, and what else a reader of the log should know (scorers, epochs, errors, status)."""
+    return _count(_json_samples(document), document, None)[1]
+
+
+def read_archive(content, limit):
+    """Read an Inspect .eval log, the bytes of a zip archive; return (problems, warnings, source).
+
+    Archives of more than MAX_MEMBERS members, or that unpack to more than
+    MAX_UNZIPPED_BYTES, are refused before anything is unpacked, and no member
+    is unpacked past the size its entry declares.
+    """
+    _check_declared_members(content)
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(content))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+        raise FormatError(f"The input starts as a zip archive but cannot be opened as one ({error}); "
+                          "send the .eval log as Inspect wrote it.") from None
+    with archive:
+        members = archive.infolist()
+        _check_size(members)
+        names = {member.filename for member in members}
+        if HEADER not in names:
+            raise FormatError(_not_a_log(names))
+        header = _member_json(archive, archive.getinfo(HEADER))
+        samples = ((member.filename, _member_json(archive, member)) for member in members
+                   if _is_sample(member.filename))
+        problems, notes = _count(samples, header, limit)
+    return problems, notes, _source(".eval", header.get("version") if isinstance(header, dict) else None)
+
+
+def _source(kind, version):
+    """Inspect (inspect_ai) .eval log, format version 2: the kind of file and the EvalLog version it says."""
+    return f"Inspect (inspect_ai) {kind} log" + (f", format version {version}" if isinstance(version, int) else "")
+
+
+def _json_samples(document):
+    """(path, sample) for each sample of a .json log."""
+    samples = document.get("samples") if isinstance(document, dict) else None
+    if not isinstance(samples, list):
+        raise FormatError('The Inspect log has no "samples": it is a header only, or was written without '
+                          "samples (--no-log-samples); pass@k needs the score of each sample.")
+    return ((f"samples[{index}]", sample) for index, sample in enumerate(samples))
+
+
+def _count(samples, header, limit):
+    """(problems, warnings) from (path, sample) pairs and the log's header (its status)."""
+    tally, seen, epochs = {}, {}, {}
+    scorers, errored = None, 0
+    for path, sample in samples:
+        sample_id = task_id_of(field(sample, "id", _at(path)), _at(path, "id"))
+        epoch = count(field(sample, "epoch", _at(path)), "epoch", _at(path, "epoch"))
+        named = f"sample {show(sample_id)}, epoch {epoch},"
+        earlier = seen.setdefault((sample_id, epoch), path)
+        if earlier != path:
+            raise FormatError(f"{_at(path)}: {named} appears twice (also at {earlier}); each epoch of a sample "
+                              "is counted once.")
+        scores = _scores(sample)
+        if not scores and sample.get("error") is not None:
+            errored += 1
+            continue
+        if not isinstance(scores, dict) or not scores:
+            raise FormatError(f"{_at(path, 'scores')}: {named} has no scores; score the log first (inspect score) "
+                              "and give the scored log.")
+        scorers = scorers or list(scores)
+        add_sample(tally, sample_id, _passed(scores, scorers[0], path, named), _at(path, "id"), limit)
+        epochs[sample_id] = epochs.get(sample_id, 0) + 1
+    if not tally:
+        raise FormatError(_nothing_scored(errored))
+    return tallied(tally), _notes(header, scorers, epochs.values(), errored)
+
+
+def _scores(sample):
+    """A sample's {scorer: score}; a version 1 log's single "score" is named "score"."""
+    if "scores" not in sample and isinstance(sample.get("score"), dict):
+        return {"score": sample["score"]}
+    return sample.get("scores")
+
+
+def _passed(scores, scorer, path, named):
+    """True for a pass ("C", 1, true), False for a fail ("I", "P", "N", 0, false); any other value is an error."""
+    if scorer not in scores:
+        raise FormatError(f"{_at(path, 'scores')}: {named} has no score from {show(scorer)}, the scorer used "
+                          "(the first of the log's); every sample needs one.")
+    value = field(scores[scorer], "value", _at(path, key_path("scores", scorer)))
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in PASSES + FAILS:
+        return value in PASSES
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return value == 1
+    shown = f"a dict of several values ({', '.join(map(str, value))[:60]})" if isinstance(value, dict) else show(value)
+    partial = " (a partial score)" if isinstance(value, float) and 0 < value < 1 else ""
+    raise FormatError(f"{_at(path, key_path('scores', scorer) + '.value')}: {named} is scored {shown}{partial} "
+                      f"by {show(scorer)}, which is neither a pass nor a fail; pass@k reads C, 1 and true as a pass "
+                      "and I, P, N, 0 and false as a fail, so score the log with a scorer that gives those.")
+
+
+def _notes(header, scorers, epochs, errored):
+    """The warnings of a log: the pass rule, the scorer used, differing epochs, errored samples, its status."""
+    notes = [PASS_RULE]
+    if len(scorers) > 1:
+        others = ", ".join(show(scorer) for scorer in scorers[1:])
+        notes.append(f"The samples have {len(scorers)} scorers; the first, {show(scorers[0])}, was used "
+                     f"(also in the log: {others}).")
+    if min(epochs) != max(epochs):
+        notes.append(f"Epochs per sample differ ({min(epochs):,} to {max(epochs):,}); each sample uses its own count.")
+    if errored:
+        notes.append(f"{errored:,} sample{'s' if errored > 1 else ''} ended in an error without a score and "
+                     f"{'were' if errored > 1 else 'was'} left out.")
+    status = header.get("status") if isinstance(header, dict) else None
+    if status not in (None, "success"):
+        notes.append(f"The Inspect log's status is {show(status)}, not \"success\", so it may hold only "
+                     "some of the samples.")
+    return notes
+
+
+def _nothing_scored(errored):
+    if errored:
+        which = "its only sample" if errored == 1 else f"all {errored:,} samples"
+        return f"The Inspect log has no scored samples: {which} ended in an error; there is nothing to count."
+    return ("The Inspect log has no samples: it was written without them (--no-log-samples) or before any "
+            "finished; pass@k needs the score of each sample.")
+
+
+def _at(path, inner=""):
+    """Where something is: "At samples[3].epoch" in a .json log, "In samples/3_epoch_1.json, at epoch" in an archive."""
+    if path.endswith(".json"):
+        return f"In {path}" + (f", at {inner}" if inner else "")
+    return f"At {path}" + (f".{inner}" if inner else "")
+
+
+# --- .eval archives ----------------------------------------------------------
+
+
+def _is_sample(name):
+    """True for samples/<id>_epoch_<n>.json, one sample and epoch (ids such as HumanEval/0 hold slashes)."""
+    return SAMPLE_MEMBER.fullmatch(name) is not None
+
+
+def _check_declared_members(content):
+    """Refuse a zip whose end record declares more than MAX_MEMBERS members, before zipfile lists them all."""
+    end = content.rfind(b"PK\x05\x06", max(0, len(content) - 22 - 0xFFFF))
+    if end < 0 or len(content) < end + 22:
+        return   # no end record: zipfile says the archive is damaged
+    members = int.from_bytes(content[end + 10:end + 12], "little")
+    locator = end - 20
+    if members == 0xFFFF and locator >= 0 and content[locator:locator + 4] == b"PK\x06\x07":   # zip64
+        record = int.from_bytes(content[locator + 8:locator + 16], "little")
+        if content[record:record + 4] == b"PK\x06\x06":
+            members = int.from_bytes(content[record + 32:record + 40], "little")
+    if members > MAX_MEMBERS:
+        raise _too_many_members(members)
+
+
+def _check_size(members):
+    """Refuse an archive of more than MAX_MEMBERS members or MAX_UNZIPPED_BYTES unpacked, by its entries."""
+    if len(members) > MAX_MEMBERS:
+        raise _too_many_members(len(members))
+    unpacked = sum(member.file_size for member in members)
+    if unpacked > MAX_UNZIPPED_BYTES:
+        raise FormatError(f"The zip archive unpacks to {unpacked / MiB:,.0f} MiB, more than the "
+                          f"{MAX_UNZIPPED_BYTES // MiB:,} MiB that is read; split the evaluation into smaller logs.")
+
+
+def _too_many_members(members):
+    return FormatError(f"The zip archive has {members:,} members, more than the {MAX_MEMBERS:,} that are read; "
+                       "an Inspect .eval log has one per sample and epoch, so split the evaluation into smaller logs.")
+
+
+def _not_a_log(names):
+    if "_journal/start.json" in names:
+        return ("The .eval log has no header.json: its evaluation had not finished when it was copied; give the "
+                "log once Inspect has finished it (a stopped run can be finished with inspect eval-retry).")
+    return ("The input is a zip archive without header.json: not an Inspect .eval log, the only zip archive "
+            "read; give the results file itself.")
+
+
+def _member_json(archive, member):
+    """The JSON of one member, unpacked no further than the size its entry declares."""
+    name = member.filename
+    try:
+        with archive.open(member) as stream:
+            content = stream.read(member.file_size + 1)
+    except NotImplementedError:
+        raise FormatError(f"In {name}: the member is compressed with a method this Python cannot unpack "
+                          f"(method {member.compress_type}; zstd needs Python 3.14); write the log with "
+                          "deflate, Inspect's default.") from None
+    except RuntimeError:   # zipfile's error for an encrypted member
+        raise FormatError(f"In {name}: the member is encrypted; give the log unencrypted.") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+        raise FormatError(f"In {name}: the archive is damaged ({error}); send the .eval log as Inspect "
+                          "wrote it.") from None
+    if len(content) > member.file_size:
+        raise FormatError(f"In {name}: the member unpacks to more than the {member.file_size:,} bytes its entry "
+                          "declares; the archive is damaged, so it is not read.")
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"In {name}: not valid JSON: {error.msg} at line {error.lineno}, "
+                          f"column {error.colno}.") from None
+    except (ValueError, RecursionError):
+        raise FormatError(f"In {name}: not JSON text (it is not UTF-8, nested too deeply or holds an "
+                          "over-long number).") from None
