@@ -710,3 +710,9 @@ def test_json_errors_say_at_once(content, expected):
 def test_a_json_count_is_a_number_with_a_whole_value(n):
     """One rule for counts in JSON, as the harnesses write them: numbers, 10 and 10.0 alike; strings refused."""
     assert read_json_body({"problems": [{"task_id": "a", "n": n, "c": 3.0}]}).problems == [Problem("a", 10, 3)]
+
+
+@pytest.mark.parametrize("header", ["", "task_id\tn\tc\n"])
+def test_tab_separated_task_ids_may_hold_commas(header):
+    content = header + "HumanEval/0, variant a\t10\t3\nb\t5\t5\n"
+    assert read_problems(content).problems == [Problem("HumanEval/0, variant a", 10, 3), Problem("b", 5, 5)]

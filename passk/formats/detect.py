@@ -33,6 +33,8 @@ def detect_format(head, filename=None):
         return "evalarena"
     if first.startswith((b"{", b"[")):
         return "json"
+    if b"\t" in first or extension == "tsv":   # tab-separated rows, whose task ids may hold commas
+        return "text"
     if b"," in first or extension == "csv":
         return "csv"
     return "text"

@@ -47,7 +47,7 @@ def _text_problem(line, index, where, unreadable=None):
     `task_id n c` (space- or tab-separated) is read when the task id holds something
     other than digits, so that three numbers stay an error rather than a guess.
     """
-    separator = "," if line.count(",") in (1, 2) else "\t" if line.count("\t") == 2 else None
+    separator = "\t" if line.count("\t") == 2 else "," if line.count(",") in (1, 2) else None
     if separator:  # task_id,n,c or n,c (or task_id<tab>n<tab>c) among the others
         parts = [part.strip() for part in line.split(separator)]
         task_id = task_id_of(parts[0], where) if len(parts) == 3 else f"problem {index}"
