@@ -16,9 +16,9 @@ from passk import display, limits
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.calculator import API_EXAMPLE, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart
-from passk.formats import FORMATS, EmptyInput, FormatError, read_json_body
+from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
-                          report_from_carried, report_from_download, report_from_share, report_from_upload)
+                          report_from_carried, report_from_download, report_from_files, report_from_share)
 from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
@@ -267,10 +267,12 @@ def _report_from_page(form):
 
 
 def _report_from_input(form, empty_message):
-    """A report from the uploaded file, else the pasted text."""
-    open_source, filename = _opener(form, "text", "file", empty_message)
-    return report_from_upload(open_source, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
-                              filename, limited=True, suite_chosen=bool(form["suite"]))
+    """A report from the uploaded files (the parts of one run), else the pasted text."""
+    files = [(upload.filename, _reopener(upload)) for upload in request.files.getlist("file") if upload.filename]
+    if not files:
+        files = [_opener(form, "text", "file", empty_message)[::-1]]
+    return report_from_files(files, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+                             limited=True, suite_chosen=bool(form["suite"]))
 
 
 def _compare_form(values):
@@ -284,15 +286,20 @@ def _opener(form, text_field, file_field, empty_message):
     """(open(), filename) for one input: its uploaded file, else its pasted text."""
     upload = request.files.get(file_field)
     if upload and upload.filename:
-        def open_upload():
-            upload.stream.seek(0)
-            return upload.stream
-        return open_upload, upload.filename
+        return _reopener(upload), upload.filename
     text = form.get(text_field) or "" if text_field else ""
     if not text.strip():
         raise FormatError(empty_message)
     data = text.encode("utf-8", "surrogatepass")
     return (lambda: io.BytesIO(data)), None
+
+
+def _reopener(upload):
+    """open() for an uploaded file: its stream, from the start, each time it is called."""
+    def open_upload():
+        upload.stream.seek(0)
+        return upload.stream
+    return open_upload
 
 
 def _comparison_from_request(form, fields_a, fields_b, empty_message):
@@ -313,7 +320,7 @@ def _compare_page(form, comparison=None, formats=None, error=None):
             values_a, values_b = comparison.per_problem_pass_at_k[k]
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
-                           all_formats=FORMATS, chart=chart, error=error)
+                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error)
     return page, 400 if error else 200
 
 
@@ -362,7 +369,7 @@ def _benchmark_page(form, report=None, error=None):
     if share_url and len(share_url) > SHARE_LINK_LIMIT:
         share_url = None  # servers and browsers refuse such long addresses; the downloads remain
     page = render_template(
-        "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS,
+        "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS, format_names=FORMAT_NAMES,
         carried=_carried_fields(form, report),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),

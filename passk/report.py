@@ -17,7 +17,7 @@ from functools import cached_property
 
 from passk.benchmark import compare, summarize
 from passk.calculator import printable
-from passk.formats import FORMATS, MAX_TASK_ID, SUITES, FormatError, Problem, read_problems
+from passk.formats import FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, FormatError, Problem, by_position, read_files, source_of
 from passk.limits import MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, check_cells
 from passk.sharing import decode_counts, encode_counts
 
@@ -27,8 +27,6 @@ SOURCE_NAME_LIMIT = 120   # characters of a file's name kept to say where the re
 # The page's hidden fields that carry an uploaded file's counts into the next calculation:
 # its name, its format, and its packed task_id,n,c rows (one field per suite for EvalPlus).
 CARRIED_FIELDS = ("carried_name", "carried_format", "carried_counts", *(f"carried_{suite}" for suite in SUITES))
-FORMAT_LABELS = {"humaneval": "human-eval", "bigcodebench": "BigCodeBench", "cruxeval": "CRUXEval",
-                 "livecodebench": "LiveCodeBench", "csv": "CSV", "json": "JSON", "text": "text"}
 
 
 @dataclass
@@ -40,10 +38,16 @@ class Report:
     suite: str | None = None
     other_suites: dict = field(default_factory=dict)   # suite name -> Summary
     source_name: str | None = None   # the uploaded file's name (None for pasted text)
+    source: str = ""                 # the harness and version whose layout was read
+    combined: str = ""               # how several files were combined into one run, if they were
 
     def to_json(self, per_problem=True):
         """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
         body = self.summary.to_json(self.format, per_problem)
+        if self.source:
+            body["source"] = self.source
+        if self.combined:
+            body["combined"] = self.combined
         if self.suite and self.format == "evalplus":
             body["suite"] = self.suite
         return body
@@ -99,11 +103,20 @@ def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, l
     suite_chosen: the user asked for this suite rather than taking the default,
     so a file that has no suites gets a warning that the choice was ignored.
     """
-    parsed = read_problems(open_source(), fmt=fmt, suite=suite, filename=filename, **_bounds(limited))
+    return report_from_files([(filename, open_source)], ks, fmt, suite, limited, suite_chosen)
+
+
+def report_from_files(files, ks, fmt=None, suite="plus", limited=False, suite_chosen=False):
+    """Read [(file name or None, open()), ...], the parts of one run (passk.formats.read_files), as one report."""
+    def read(fmt, suite):
+        return read_files([(name, open_source()) for name, open_source in files], fmt=fmt, suite=suite,
+                          **_bounds(limited))
+    parsed = read(fmt, suite)
     if limited:
         check_cells(len(parsed.problems), ks)
     report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format,
-                    source_name=filename and printable(filename, SOURCE_NAME_LIMIT))
+                    source_name=_source_name([name for name, _ in files]),
+                    source=parsed.source, combined=parsed.combined)
     if suite_chosen and parsed.format != "evalplus":
         report.summary.warnings.append(suite_ignored([(None, parsed.format)]))
     if parsed.format == "evalplus":
@@ -111,13 +124,21 @@ def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, l
         for other in SUITES:
             if other != suite:
                 try:
-                    again = read_problems(open_source(), fmt="evalplus", suite=other, **_bounds(limited))
+                    again = read("evalplus", other)
                 except FormatError:  # a --base-only run has no plus results: show base alone
                     report.summary.warnings.append(f"The EvalPlus {other} suite is not in this file, so only "
                                                    f"{suite} is shown.")
                     continue
                 report.other_suites[other] = summarize(again.problems, ks)
     return report
+
+
+def _source_name(names):
+    """What the results are from, for the page: a file's name, the first and how many more, or None (pasted)."""
+    if not names or names[0] is None:
+        return None
+    first = printable(names[0], SOURCE_NAME_LIMIT)
+    return first if len(names) == 1 else f"{first} and {len(names) - 1:,} more files"
 
 
 def report_from_share(counts, z, ks, suite=None):
@@ -165,7 +186,7 @@ def _report_from_packed(packed, ks, fmt, name):
         raise FormatError("The page's counts for this file are missing; choose the file again.")
     data = unpack_counts(packed, damaged=f"The page's counts for {name} are damaged; choose the file again.")
     report = report_from_upload(lambda: io.BytesIO(data), ks, fmt="csv", limited=True)
-    report.format, report.source_name = fmt, name
+    report.format, report.source_name, report.source = fmt, name, source_of(fmt)
     return report
 
 
@@ -252,7 +273,7 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
     runs = []
     for label, open_source, filename in (("A", open_a, filenames[0]), ("B", open_b, filenames[1])):
         try:
-            runs.append(read_problems(open_source(), fmt=fmt, suite=suite, filename=filename, **_bounds(limited)))
+            runs.append(read_files([(filename, open_source())], fmt=fmt, suite=suite, **_bounds(limited)))
             if limited:
                 check_cells(len(runs[-1].problems), ks)
         except ValueError as error:
@@ -260,7 +281,7 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
             labelled.run = label   # so that an interface can put an empty run in its own words
             raise labelled from None
     comparison = compare(runs[0].problems, runs[1].problems, ks)
-    unnamed = [label for label, run in zip("AB", runs) if named_by_position(run.problems)]
+    unnamed = [label for label, run in zip("AB", runs) if by_position(run)]
     if unnamed:
         comparison.warnings.append(
             f"{'Run' if len(unnamed) == 1 else 'Runs'} {' and '.join(unnamed)} had no task ids, so the problems "
@@ -270,9 +291,3 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
     if suite_chosen and ignored:
         comparison.warnings.append(suite_ignored(ignored))
     return comparison, [run.format for run in runs]
-
-
-def named_by_position(problems):
-    """True when some problem has no task id of its own (the readers name it "problem i" after its position i)."""
-    return any(problem.task_id == f"problem {position}" for position, problem in enumerate(problems, start=1)
-               if problem.task_id.startswith("problem "))

@@ -64,7 +64,8 @@ def test_pasted_counts_give_the_worked_example(client):
 def test_uploaded_humaneval_file_is_read_and_summarized(client):
     html = upload(client, jsonl(HUMANEVAL_LINES), "samples.jsonl_results.jsonl", k="1,2").get_data(as_text=True)
     expected = (exact_pass_at_k(3, 2, 2) + exact_pass_at_k(3, 1, 2)) / 2
-    assert "read as <strong>humaneval</strong>" in html
+    assert ('read as <strong id="read-as">human-eval *_results.jsonl</strong>, the layout of human-eval '
+            "(openai/human-eval) evaluate_functional_correctness (detected).") in html
     assert result_cells(html)[1] == "50.00%"
     assert result_cells(html)[2] == f"{float(expected) * 100:.2f}%"
     assert "HumanEval/1" in html
@@ -362,3 +363,22 @@ def test_api_json_k_refuses_strings_and_fractions(client, k, message):
 def test_api_json_body_with_no_problems_says_so_in_json_words(client):
     response = client.post("/api/v1/benchmark", json={"problems": [], "k": [1]})
     assert response.status_code == 400 and response.json["error"].startswith('"problems" is empty')
+
+
+def test_several_files_of_one_run_combine_and_say_how(client):
+    """MultiPL-E-style per-problem files, chosen together, are one run; the page says how they were combined."""
+    files = [(io.BytesIO(jsonl([line])), f"part{index}_results.jsonl") for index, line in enumerate(HUMANEVAL_LINES)]
+    response = client.post("/benchmark", data={"file": files, "k": "1"}, content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert f"{len(HUMANEVAL_LINES)} files combined into one run of 2 problems" in html
+    assert result_cells(html)[1] == "50.00%"
+    assert "part0_results.jsonl and" in html
+
+
+def test_the_api_combines_repeated_file_fields(client):
+    files = [(io.BytesIO(jsonl([line])), f"part{index}_results.jsonl") for index, line in enumerate(HUMANEVAL_LINES)]
+    body = client.post("/api/v1/benchmark", data={"file": files, "k": "1"}, content_type="multipart/form-data").get_json()
+    assert body["problems"] == 2 and body["results"][0]["pass_at_k"] == 0.5
+    assert body["combined"].startswith(f"{len(HUMANEVAL_LINES)} files combined into one run of 2 problems")
+    assert body["source"] == "human-eval (openai/human-eval) evaluate_functional_correctness"

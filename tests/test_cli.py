@@ -29,7 +29,8 @@ def test_table_names_problems_samples_and_each_k(tmp_path, capsys):
     path.write_text(RESULTS)
     assert main([str(path), "-k", "1,5,20"]) == 0
     out = capsys.readouterr().out
-    assert "3 problems, 30 samples (n = 10), format humaneval" in out
+    assert ("3 problems, 30 samples (n = 10), read as human-eval *_results.jsonl "
+            "(human-eval (openai/human-eval) evaluate_functional_correctness)") in out
     assert "pass@20 is undefined" in out
     assert "pass@k" in out and "95% interval" in out
 
@@ -318,3 +319,35 @@ def test_python_dash_m_passk_runs_the_same_command(tmp_path):
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.splitlines()[2] == "| 1 | 26.67 | 3.33 | [12.32, 41.01] | 8.46 |"
     assert completed.stderr == ""
+
+
+def test_several_files_of_one_run_combine_and_say_how(tmp_path, capsys):
+    """Repeated runs (here three SWE-bench-like CSVs) add up per task id; the note says so on standard error."""
+    paths = []
+    for run, rows in enumerate(["x,1,1\ny,1,0\n", "x,1,1\ny,1,1\n", "x,1,0\ny,1,0\n"]):
+        paths.append(tmp_path / f"run{run}.csv")
+        paths[-1].write_text("task_id,n,c\n" + rows)
+    assert main([*map(str, paths), "-k", "1", "--json"]) == 0
+    captured = capsys.readouterr()
+    answer = json.loads(captured.out)
+    assert [row["n"] for row in answer["per_problem"]] == [3, 3]
+    assert [row["pass_at_k"]["1"] for row in answer["per_problem"]] == [2 / 3, 1 / 3]
+    assert answer["combined"].startswith("3 files combined into one run of 2 problems")
+    assert "passk: note: 3 files combined into one run of 2 problems" in captured.err
+
+
+def test_an_error_in_one_of_several_files_names_it(tmp_path, capsys):
+    good, bad = tmp_path / "good.csv", tmp_path / "bad.csv"
+    good.write_text("task_id,n,c\nx,1,1\n")
+    bad.write_text("task_id,n,c\nx,1,2\n")
+    assert main([str(good), str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"passk: {bad}: Line 2: c = 2 is larger than n = 1")
+
+
+@pytest.mark.parametrize(("options", "warned"), [([], False), (["--suite", "plus"], True), (["--suite", "base"], True)])
+def test_a_suite_chosen_for_a_file_without_suites_is_said_to_be_ignored(tmp_path, capsys, options, warned):
+    path = tmp_path / "results.jsonl"
+    path.write_text(RESULTS)
+    assert main([str(path), "-k", "1", *options]) == 0
+    said = "passk: warning: The suite choice applies only to EvalPlus files; this is a human-eval file"
+    assert (said in capsys.readouterr().err) == warned

@@ -39,7 +39,8 @@ def test_changing_k_after_an_upload_recalculates_without_the_file(client):
     assert again.status_code == 200, alert(html)
     direct = upload(client, jsonl(HUMANEVAL_LINES), "samples_results.jsonl", k="1,2").get_data(as_text=True)
     assert result_cells(html) == result_cells(direct) and set(result_cells(html)) == {1, 2}
-    assert "read as <strong>humaneval</strong>" in html and "HumanEval/1" in html
+    assert 'read as <strong id="read-as">human-eval *_results.jsonl</strong>, the layout of human-eval' in html
+    assert "HumanEval/1" in html
     note = unescape(re.search(r'id="carried-counts">(.*?)</p>', html, re.S).group(1))
     assert "Results from <strong>samples_results.jsonl</strong> (2 problems) — choose another file" in note
     assert hidden_fields(html) == hidden_fields(first)   # and again, as often as k changes

@@ -12,14 +12,14 @@ holds its reader, its pass rule and the tool and version that writes it;
 from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, FormatError, Parsed, Problem, parsed, show
 from passk.formats._input import PEEK_BYTES, line_chunks, load_json, not_text, open_input
 from passk.formats.combine import by_position, combine
-from passk.formats.detect import FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
+from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
 from passk.formats.detect import warnings_of
 from passk.formats.evalplus import SUITES
 from passk.formats import inspect_log
 
-__all__ = ["FORMATS", "FORMAT_NAMES", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
+__all__ = ["FORMATS", "FORMAT_NAMES", "FORMAT_LABELS", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
            "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_files", "read_json_body",
-           "by_position", "combine"]
+           "by_position", "combine", "source_of"]
 
 
 def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None,

@@ -8,6 +8,7 @@ sample, "pass", "fail", "timeout" or null (the run could not tell); a sample pas
 from passk.formats._core import FormatError, field, read_eval_tasks, show
 
 NAME = "bigcodebench"
+LABEL = "BigCodeBench"   # the tool, as people name it
 TITLE = "BigCodeBench *_eval_results.json"
 SOURCE = "BigCodeBench (bigcodebench.evaluate)"
 STATUSES = ("pass", "fail", "timeout", None)

@@ -8,8 +8,9 @@ JSON numbers with whole values; strings are refused.
 from passk.formats._core import FormatError, add_sample, append, count, field, passed_flags, problem, show, tallied, task_id_of
 
 NAME = "json"
+LABEL = "JSON"   # the tool, as people name it
 TITLE = 'JSON ([{"task_id", "n", "c"}, ...])'
-SOURCE = "JSON counts"
+SOURCE = ""   # not a harness
 
 
 def looks_like(document):

@@ -7,6 +7,7 @@
 from passk.formats._core import FormatError, append, key_path, passed_flags, problem, task_id_of
 
 NAME = "cruxeval"
+LABEL = "CRUXEval"   # the tool, as people name it
 TITLE = "CRUXEval scored generations"
 SOURCE = "CRUXEval (evaluate_generations.py)"
 

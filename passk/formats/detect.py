@@ -19,6 +19,7 @@ READERS = {**LINE_READERS, **DOCUMENT_READERS}
 FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
            "multiple", "swebench", "taubench", "inspect", "json")
 FORMAT_NAMES = {name: READERS[name].TITLE for name in FORMATS}   # how each format is named to people
+FORMAT_LABELS = {name: READERS[name].LABEL for name in FORMATS}   # the tool that writes it, in a few words
 assert set(FORMATS) == set(READERS)
 
 

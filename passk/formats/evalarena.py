@@ -14,6 +14,7 @@ from passk.formats._input import chunk_lines, json_problem_name
 from passk.limits import too_many_problems
 
 NAME = "evalarena"
+LABEL = "eval-arena"   # the tool, as people name it
 TITLE = 'eval-arena JSONL ({"model", "example_id", "correct", "count"} a line)'
 SOURCE = "eval-arena (crux-eval/eval-arena) per-question records"
 MODELS_NAMED = 5   # models named when a file holds several

@@ -9,6 +9,7 @@ when its base tests pass, and the plus suite when base and plus both pass.
 from passk.formats._core import FormatError, field, read_eval_tasks, show
 
 NAME = "evalplus"
+LABEL = "EvalPlus"   # the tool, as people name it
 TITLE = "EvalPlus eval_results.json"
 SOURCE = "EvalPlus (evalplus.evaluate)"
 SUITES = ("base", "plus")

@@ -11,6 +11,7 @@ from passk.formats._core import FormatError, add_sample, field, show, tallied
 from passk.formats._input import chunk_lines, json_problem_name
 
 NAME = "humaneval"
+LABEL = "human-eval"   # the tool, as people name it
 TITLE = "human-eval *_results.jsonl"
 SOURCE = "human-eval (openai/human-eval) evaluate_functional_correctness"
 _scan_json = json.JSONDecoder().scan_once   # json.loads's parser, minus its whitespace and messages

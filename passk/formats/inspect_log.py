@@ -26,6 +26,7 @@ from passk.formats._core import FormatError, add_sample, count, field, key_path,
 from passk.limits import MAX_UPLOAD_BYTES, MiB
 
 NAME = "inspect"
+LABEL = "Inspect"   # the tool, as people name it
 TITLE = "Inspect (inspect_ai) .eval or .json log"
 SOURCE = "Inspect (inspect_ai) log"
 ZIP_MAGIC = b"PK\x03\x04"

@@ -8,6 +8,7 @@ list of test results per sample.
 from passk.formats._core import FormatError, append, field, key_path, passed_flags, problem, show, task_id_of
 
 NAME = "livecodebench"
+LABEL = "LiveCodeBench"   # the tool, as people name it
 TITLE = "LiveCodeBench *_eval_all.json or *_eval.json"
 SOURCE = "LiveCodeBench (lcb_runner)"
 

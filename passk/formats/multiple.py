@@ -12,6 +12,7 @@ combine into one run with `read_files`.
 from passk.formats._core import FormatError, append, field, problem, show, task_id_of
 
 NAME = "multiple"
+LABEL = "MultiPL-E"   # the tool, as people name it
 TITLE = "MultiPL-E *.results.json(.gz), one problem a file"
 SOURCE = "MultiPL-E (evaluation/src/main.py) per-problem results"
 

@@ -12,6 +12,7 @@ Several runs of one model (several reports) combine with `read_files` into sever
 from passk.formats._core import FormatError, append, field, problem, show, task_id_of
 
 NAME = "swebench"
+LABEL = "SWE-bench"   # the tool, as people name it
 TITLE = "SWE-bench run report (<model>.<run_id>.json)"
 SOURCE = "SWE-bench (swebench.harness.run_evaluation) run report"
 FAILED = ("unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids")   # each a sample that failed

@@ -8,8 +8,9 @@ from passk.formats._input import text_lines
 from passk.formats.text import is_prose
 
 NAME = "csv"
+LABEL = "CSV"   # the tool, as people name it
 TITLE = "CSV (task_id,n,c, n,c or task_id,passed rows)"
-SOURCE = "CSV rows"
+SOURCE = ""   # not a harness
 _CSV_PASSED = {"true": True, "1": True, "false": False, "0": False}
 
 

@@ -20,6 +20,7 @@ import math
 from passk.formats._core import FormatError, add_sample, count, field, show, tallied, task_id_of
 
 NAME = "taubench"
+LABEL = "τ-bench"   # the tool, as people name it
 TITLE = "τ-bench or τ²-bench results JSON"
 SOURCE = "τ-bench (sierra-research/tau-bench run.py)"
 TAU2_SOURCE = "τ²-bench (sierra-research/tau2-bench, tau2 run)"

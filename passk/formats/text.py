@@ -11,8 +11,9 @@ from passk.formats._core import count_text
 from passk.formats._input import text_lines
 
 NAME = "text"
+LABEL = "text"   # the tool, as people name it
 TITLE = 'text ("n c", "task_id n c" or "task_id: 1 0 1", one problem a line)'
-SOURCE = "pasted lines"
+SOURCE = ""   # not a harness
 _COUNT_TOKEN = re.compile(r"(?<![^\s,:])[0-9]+(?![^\s,:])")   # a number standing alone
 _WORD = re.compile(r"[^\W\d_]{2}")   # two letters in a row
 _TEXT_HEADER = re.compile(r"task_id[ \t,]+n[ \t,]+c", re.IGNORECASE)
