@@ -74,9 +74,9 @@ def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=No
 
 def read_json_body(body, max_problems=None):
     """Read the API's JSON body {"problems": [...], "k": [...]} into problems."""
-    if not isinstance(body, dict):
-        raise FormatError('The JSON body must be an object with a "problems" list; '
-                          f"got {show(body)}.")
+    if not isinstance(body, dict) or "problems" not in body:
+        got = show(body) if not isinstance(body, dict) else "an object without it"
+        raise FormatError(f'The JSON body must be an object with a "problems" list; got {got}.')
     return _parsed(READERS["json"].read(body, "plus", max_problems), "json")
 
 

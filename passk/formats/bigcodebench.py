@@ -10,6 +10,7 @@ from passk.formats._core import FormatError, field, read_eval_tasks, show
 NAME = "bigcodebench"
 LABEL = "BigCodeBench"   # the tool, as people name it
 TITLE = "BigCodeBench *_eval_results.json"
+SIGNATURE = '{"eval": {task_id: [{"status"}]}}'   # what detection looks for
 SOURCE = "BigCodeBench (bigcodebench.evaluate)"
 STATUSES = ("pass", "fail", "timeout", None)
 

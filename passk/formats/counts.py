@@ -10,6 +10,7 @@ from passk.formats._core import FormatError, add_sample, append, count, field, p
 NAME = "json"
 LABEL = "JSON"   # the tool, as people name it
 TITLE = 'JSON ([{"task_id", "n", "c"}, ...])'
+SIGNATURE = '{"problems": [{"task_id", "n", "c"}]} or a list of such problems'   # what detection looks for
 SOURCE = ""   # not a harness
 
 
@@ -18,11 +19,31 @@ def looks_like(document):
     return True
 
 
+def _fits_none(document):
+    """True for an object without "problems", or a list of objects that are not problems."""
+    if isinstance(document, dict):
+        return True
+    first = document[0] if isinstance(document, list) and document else None
+    return isinstance(first, dict) and not {"task_id", "n", "c", "samples", "passed"} & first.keys()
+
+
+def _described(mapping):
+    """An object, by its first keys, for an error message."""
+    keys = list(mapping)
+    if not keys:
+        return "an empty object"
+    more = f" and {len(keys) - 5:,} more" if len(keys) > 5 else ""
+    return f"an object with the keys {', '.join(show(key) for key in keys[:5])}{more}"
+
+
 def read(document, suite, limit):
     """Read counts [{"task_id", "n", "c"}], samples [{"task_id", "samples"}] or rows [{"task_id", "passed"}]."""
     items, path = document, ""
     if isinstance(document, dict) and "problems" in document:
         items, path = document["problems"], "problems"
+    elif _fits_none(document):
+        from passk.formats.detect import fits_none   # the registry imports every reader, this one too
+        raise fits_none(_described(document) if isinstance(document, dict) else f"a list of {_described(document[0])}")
     if not isinstance(items, list):
         raise FormatError('The JSON must be a list of problems or an object with a "problems" list; '
                           f"got {show(items)}{' at problems' if path else ''}.")

@@ -9,6 +9,7 @@ from passk.formats._core import FormatError, append, key_path, passed_flags, pro
 NAME = "cruxeval"
 LABEL = "CRUXEval"   # the tool, as people name it
 TITLE = "CRUXEval scored generations"
+SIGNATURE = 'an object with "raw_scored_generations"'   # what detection looks for
 SOURCE = "CRUXEval (evaluate_generations.py)"
 
 

@@ -7,6 +7,8 @@ the most specific first, and falls back to JSON counts.
 
 import json
 
+from passk.formats._core import FormatError
+
 from passk.formats import bigcodebench, counts, cruxeval, evalplus, humaneval, livecodebench, table, text
 from passk.formats import evalarena, multiple, swebench
 from passk.formats import inspect_log, taubench
@@ -47,6 +49,12 @@ def document_format(document):
                                        or {"task_id", "completion"} <= document.keys()):
         return "humaneval"   # one results line, sent without a .jsonl name
     return next(name for name, module in DOCUMENT_READERS.items() if module.looks_like(document))
+
+
+def fits_none(what):
+    """The error for a JSON document no reader claims: what it is, and what detection looked for."""
+    looked_for = "; ".join(f"{module.LABEL}: {module.SIGNATURE}" for module in DOCUMENT_READERS.values())
+    return FormatError(f"This JSON fits none of the layouts passk reads ({what}). It looked for {looked_for}.")
 
 
 def source_of(name, document=None):

@@ -16,6 +16,7 @@ from passk.limits import too_many_problems
 NAME = "evalarena"
 LABEL = "eval-arena"   # the tool, as people name it
 TITLE = 'eval-arena JSONL ({"model", "example_id", "correct", "count"} a line)'
+SIGNATURE = 'JSONL lines with "example_id" and "correct"'   # what detection looks for
 SOURCE = "eval-arena (crux-eval/eval-arena) per-question records"
 MODELS_NAMED = 5   # models named when a file holds several
 PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written with fewer digits

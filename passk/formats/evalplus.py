@@ -11,6 +11,7 @@ from passk.formats._core import FormatError, field, read_eval_tasks, show
 NAME = "evalplus"
 LABEL = "EvalPlus"   # the tool, as people name it
 TITLE = "EvalPlus eval_results.json"
+SIGNATURE = '{"eval": {task_id: [{"base_status", "plus_status"}]}}'   # what detection looks for (0.1.x: "base", "plus")
 SOURCE = "EvalPlus (evalplus.evaluate)"
 SUITES = ("base", "plus")
 STATUSES = ("pass", "fail", "timeout")

@@ -13,6 +13,7 @@ from passk.formats._input import chunk_lines, json_problem_name
 NAME = "humaneval"
 LABEL = "human-eval"   # the tool, as people name it
 TITLE = "human-eval *_results.jsonl"
+SIGNATURE = 'JSONL lines with "task_id" and "passed"'   # what detection looks for
 SOURCE = "human-eval (openai/human-eval) evaluate_functional_correctness"
 _scan_json = json.JSONDecoder().scan_once   # json.loads's parser, minus its whitespace and messages
 

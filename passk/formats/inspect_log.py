@@ -28,6 +28,7 @@ from passk.limits import MAX_UPLOAD_BYTES, MiB
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
 TITLE = "Inspect (inspect_ai) .eval or .json log"
+SIGNATURE = 'an object with "version" and "eval": {"task", "model"}, and "samples"'   # what detection looks for
 SOURCE = "Inspect (inspect_ai) log"
 ZIP_MAGIC = b"PK\x03\x04"
 HEADER = "header.json"

@@ -10,6 +10,7 @@ from passk.formats._core import FormatError, append, field, key_path, passed_fla
 NAME = "livecodebench"
 LABEL = "LiveCodeBench"   # the tool, as people name it
 TITLE = "LiveCodeBench *_eval_all.json or *_eval.json"
+SIGNATURE = 'a list of {"question_id", "graded_list"}, or [metrics, results, metadata]'   # what detection looks for
 SOURCE = "LiveCodeBench (lcb_runner)"
 
 

@@ -14,6 +14,7 @@ from passk.formats._core import FormatError, append, field, problem, show, task_
 NAME = "multiple"
 LABEL = "MultiPL-E"   # the tool, as people name it
 TITLE = "MultiPL-E *.results.json(.gz), one problem a file"
+SIGNATURE = 'an object with "name", "language" and "results"'   # what detection looks for
 SOURCE = "MultiPL-E (evaluation/src/main.py) per-problem results"
 
 

@@ -14,6 +14,7 @@ from passk.formats._core import FormatError, append, field, problem, show, task_
 NAME = "swebench"
 LABEL = "SWE-bench"   # the tool, as people name it
 TITLE = "SWE-bench run report (<model>.<run_id>.json)"
+SIGNATURE = 'an object with "resolved_ids" and "unresolved_ids"'   # what detection looks for
 SOURCE = "SWE-bench (swebench.harness.run_evaluation) run report"
 FAILED = ("unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids")   # each a sample that failed
 

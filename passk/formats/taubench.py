@@ -22,6 +22,7 @@ from passk.formats._core import FormatError, add_sample, count, field, show, tal
 NAME = "taubench"
 LABEL = "τ-bench"   # the tool, as people name it
 TITLE = "τ-bench or τ²-bench results JSON"
+SIGNATURE = 'a list of {"task_id", "trial", "reward"}, or {"tasks", "simulations"}'   # what detection looks for
 SOURCE = "τ-bench (sierra-research/tau-bench run.py)"
 TAU2_SOURCE = "τ²-bench (sierra-research/tau2-bench, tau2 run)"
 TOLERANCE = 1e-6
