@@ -167,9 +167,12 @@
       if (!file || !file.files.length || !window.FormData) return;  // plain submit
       event.preventDefault();
       var limit = Number(form.dataset.maxBytes);
-      if (limit && file.files[0].size > limit) {
-        status.textContent = "This file is " + Math.ceil(file.files[0].size / 1048576) + " MiB, over the " +
-          Math.floor(limit / 1048576) + " MiB limit: send counts per problem instead, or split the file.";
+      var total = 0;
+      for (var i = 0; i < file.files.length; i++) total += file.files[i].size;
+      if (limit && total > limit) {
+        status.textContent = (file.files.length > 1 ? "These files are " : "This file is ") +
+          Math.ceil(total / 1048576) + " MiB, over the " + Math.floor(limit / 1048576) +
+          " MiB limit: send counts per problem instead, or split the run.";
         status.setAttribute("role", "alert");
         return;
       }

@@ -157,3 +157,24 @@ def test_a_suite_chosen_for_a_humaneval_file_is_warned_about(page, tmp_path):
     page.get_by_role("button", name="Calculate").click()
     expect(page.locator("#warnings")).to_contain_text(
         "The suite choice applies only to EvalPlus files; this is a human-eval file, so it was ignored.")
+
+
+def test_choosing_several_files_of_one_run_combines_them(page, tmp_path):
+    """MultiPL-E writes one file a problem: choosing them together gives one run, and the page says how."""
+    paths = []
+    for problem, statuses in enumerate([["OK", "OK", "Exception"], ["SyntaxError", "OK", "OK", "OK"]]):
+        paths.append(tmp_path / f"HumanEval_{problem}_task.results.json")
+        paths[-1].write_text(json.dumps({
+            "name": f"HumanEval_{problem}_task", "language": "py", "prompt": "def f():\n", "tests": "assert f()",
+            "stop_tokens": ["\ndef"], "results": [{"program": "", "timestamp": 0, "stdout": "", "stderr": "",
+                                                   "exit_code": 0 if status == "OK" else 1, "status": status}
+                                                  for status in statuses]}))
+    page.goto("/benchmark")
+    page.locator("#file").set_input_files([str(path) for path in paths])
+    page.locator("#k").fill("1")
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#summary")).to_contain_text("2 problems, 7 samples")
+    expect(page.locator("#read-as")).to_have_text("MultiPL-E *.results.json(.gz), one problem a file")
+    expect(page.locator("#combined")).to_have_text(
+        "2 files combined into one run of 2 problems: each problem was in one file.")
+    expect(results_row(page, 1)).to_contain_text("70.83%")   # (2/3 + 3/4) / 2
