@@ -18,6 +18,7 @@ from passk import __version__
 from passk.benchmark import DEFAULT_KS, parse_ks
 from passk.display import percent, plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
+from passk.paper import LATEX_SPECIAL, MARKDOWN_SPECIAL, latex, markdown, suites  # noqa: F401 (the escapes: tests)
 from passk.report import report_from_files
 
 STDIN = "-"
@@ -215,64 +216,6 @@ def text(report):
     for suite, other in report.other_suites.items():
         parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
     return "\n".join(parts)
-
-
-# --- tables for a paper ----------------------------------------------------
-
-PAPER_HEADER = ["k", "pass@k (%)", "SE (%)", "95% interval (%)", "SE fixed (%)"]
-
-
-def _points(value):
-    """A probability in percent with two decimals, as papers print pass@k; None when there is none."""
-    return None if value is None else f"{100 * value:.2f}"
-
-
-def suites(report):
-    """[(suite name or None, Summary)]: the chosen suite first, then for EvalPlus the other."""
-    return [(report.suite, report.summary), *report.other_suites.items()]
-
-
-def paper_rows(report):
-    """(header, rows) of the paper tables: one row per suite and k, cells as text, None where undefined."""
-    labelled = bool(report.other_suites) or report.suite is not None
-    header = (["Suite"] if labelled else []) + PAPER_HEADER
-    rows = []
-    for suite, summary in suites(report):
-        for row in summary.results:
-            interval = f"[{_points(row.ci95[0])}, {_points(row.ci95[1])}]" if row.ci95 else None
-            cells = [str(row.k), _points(row.pass_at_k), _points(row.se), interval, _points(row.se_fixed)]
-            rows.append(([suite] if labelled else []) + cells)
-    return header, rows
-
-
-MARKDOWN_SPECIAL = str.maketrans({char: "\\" + char for char in "\\|*_`<>"})
-
-
-def markdown(report):
-    """The results as a GitHub-flavoured Markdown table."""
-    header, rows = paper_rows(report)
-
-    def line(cells):
-        return "| " + " | ".join("—" if cell is None else cell.translate(MARKDOWN_SPECIAL) for cell in cells) + " |"
-    align = ["---" if name == "Suite" else ":---:" if "interval" in name else "---:" for name in header]
-    return "\n".join([line(header), "| " + " | ".join(align) + " |", *map(line, rows)])
-
-
-LATEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                               "^": r"\textasciicircum{}"})
-
-
-def latex(report):
-    """The results as a LaTeX tabular with booktabs rules."""
-    header, rows = paper_rows(report)
-
-    def line(cells):
-        return " & ".join("--" if cell is None else cell.translate(LATEX_SPECIAL) for cell in cells) + r" \\"
-    columns = "".join("l" if name == "Suite" else "c" if "interval" in name else "r" for name in header)
-    return "\n".join([r"% passk " + __version__ + r"; the rules need \usepackage{booktabs}",
-                      rf"\begin{{tabular}}{{{columns}}}", r"\toprule", line(header), r"\midrule",
-                      *map(line, rows), r"\bottomrule", r"\end{tabular}"])
 
 
 def json_text(report):
