@@ -1,6 +1,6 @@
 """passk: the unbiased pass@k estimator, its error bars, and harness-file readers.
 
-The library needs numpy only; the ``passk`` command (``python -m passk``) is in
+The estimator needs numpy only; the error bars use scipy; the ``passk`` command (``python -m passk``) is in
 passk.__main__. The website that uses it (app.py) is not part of the package.
 """
 
