@@ -7,12 +7,13 @@ from urllib.parse import urlsplit
 
 from flask import (Flask, Request, Response, current_app, jsonify, render_template, request, send_from_directory,
                    url_for)
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
 from werkzeug.sansio.utils import host_is_trusted
 from werkzeug.security import safe_join
 
-from passk import display, limits
+from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.calculator import API_EXAMPLE, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart
@@ -47,6 +48,19 @@ FINGERPRINTED_MAX_AGE = 365 * 24 * 3600  # a fingerprinted address never changes
 ANSWER_MAX_AGE = 600   # seconds: a GET answer is a pure function of its address (and Host)
 CACHEABLE_ENDPOINTS = {"index", "embed", "api_pass_at_k", "benchmark", "compare_page"}
 LOCAL_HOSTS = ["localhost", "127.0.0.1"]   # Werkzeug cannot match IPv6 literals
+EMBED_THEMES = ("auto", "dark", "light")   # auto follows prefers-color-scheme
+EMBED_HEIGHT = 520   # px: the iframe's height without the script: room for a calculation and its table
+# What a docs author pastes (docs/embed.md): the iframe, at a fixed height that works without the
+# script, and a few lines that size it to the height /embed posts (static/app.js).
+EMBED_SNIPPET = """<iframe src="{src}" title="pass@k calculator" width="100%" height="{height}" loading="lazy" data-passk-embed></iframe>
+<script>
+addEventListener("message", function (event) {{
+  if (event.origin !== "{origin}" || !event.data || event.data.type !== "passk:height") return;
+  document.querySelectorAll("iframe[data-passk-embed]").forEach(function (frame) {{
+    if (frame.contentWindow === event.source) frame.style.height = event.data.height + "px";
+  }});
+}});
+</script>"""
 
 
 class Passk(Flask):
@@ -71,6 +85,8 @@ def create_app(config=None):
     for name in ("percent", "pass_percent", "fraction", "full", "count", "scientific", "points", "plural"):
         app.add_template_filter(getattr(display, name), name)
     app.add_template_filter(limits.size, "size")
+    for name in ("calculation_rows", "interval_rows", "markdown_rows", "latex_rows"):
+        app.add_template_filter(getattr(paper, name), name)
 
     @app.get("/")
     def index():
@@ -81,7 +97,7 @@ def create_app(config=None):
             chart=calc and curve_chart(calc),
             steps=calc and worked_steps(calc),
             share_url=calc and _public_url("index", **query.link_params()),
-            embed_url=calc and _public_url("embed", **query.link_params()),
+            embed_snippet=calc and _textarea_text(embed_snippet(_public_url("embed", **query.link_params()))),
         )
         return page, 400 if query.errors else 200
 
@@ -90,7 +106,9 @@ def create_app(config=None):
         query = read_query(_query_args())
         calc = calculate_query(query)
         full_url = _public_url("index", **(query.link_params() if calc else {}))
-        return render_template("embed.html", query=query, calc=calc, full_url=full_url), \
+        theme = request.args.get("theme", "auto")
+        return render_template("embed.html", query=query, calc=calc, full_url=full_url,
+                               theme=theme if theme in EMBED_THEMES else "auto"), \
             400 if query.errors else 200
 
     @app.route("/api/v1/pass-at-k", methods=["GET", "POST"])
@@ -239,6 +257,17 @@ def trusted_hosts(allowed=None, public_url=None):
     if public_url:
         hosts.append(urlsplit(public_url).hostname)
     return hosts
+
+
+def embed_snippet(src):
+    """The iframe and script a docs page pastes to show /embed at src, sized to its content."""
+    parts = urlsplit(src)
+    return EMBED_SNIPPET.format(src=src, height=EMBED_HEIGHT, origin=f"{parts.scheme}://{parts.netloc}")
+
+
+def _textarea_text(text):
+    """text escaped for a <textarea>, where only & and < need it: the quotes stay readable in the source."""
+    return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
 def _benchmark_form(values):

@@ -2,18 +2,98 @@
 "use strict";
 
 (function () {
-  // Copy buttons: <button class="copy" data-copy="text" hidden> are shown when the clipboard is there.
+  // Copy buttons: <button class="copy" hidden> with data-copy="the text" or data-copy-from="the id
+  // of the element holding it", shown by this script. The clipboard API where the page may use it;
+  // else the text is selected and copied the old way, or left selected for Ctrl+C. What happened is
+  // said in a polite live region and, for two seconds, on the button.
+  function copyStatus() {
+    var status = document.getElementById("copy-status");
+    if (!status) {
+      status = document.createElement("p");
+      status.id = "copy-status";
+      status.className = "visually-hidden";
+      status.setAttribute("role", "status");
+      status.setAttribute("aria-live", "polite");
+      document.body.appendChild(status);
+    }
+    return status;
+  }
+
+  function select(element) {
+    if (element.select) {
+      element.select();
+      return;
+    }
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    window.getSelection().removeAllRanges();
+    window.getSelection().addRange(range);
+  }
+
+  // The text selected in `source` (or in a scratch box holding `text`), copied with execCommand.
+  function copySelected(source, text) {
+    var scratch = null;
+    if (!source) {
+      scratch = source = document.createElement("textarea");
+      scratch.value = text;
+      scratch.setAttribute("readonly", "");
+      scratch.className = "visually-hidden";
+      document.body.appendChild(scratch);
+    }
+    select(source);
+    var copied = false;
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) { /* not allowed here: the text stays selected */ }
+    if (scratch) scratch.remove();
+    return copied;
+  }
+
   function enableCopyButtons(root) {
-    if (!navigator.clipboard) return;
+    copyStatus();
     root.querySelectorAll("button.copy").forEach(function (button) {
+      var label = button.textContent;
+      var timer = null;
       button.hidden = false;
       button.addEventListener("click", function () {
-        var text = button.dataset.copy || document.getElementById(button.dataset.copyFrom).value;
-        navigator.clipboard.writeText(text).then(function () {
-          button.textContent = "Copied";
-        });
+        var source = button.dataset.copyFrom ? document.getElementById(button.dataset.copyFrom) : null;
+        var text = !source ? button.dataset.copy :
+          /^(TEXTAREA|INPUT)$/.test(source.tagName) ? source.value : source.textContent;
+        var what = label.replace(/^Copy /, "");
+        function said(copied) {
+          copyStatus().textContent = copied ? "Copied " + what :
+            (source ? "Selected; press Ctrl+C to copy the " : "Could not copy the ") + what;
+          button.textContent = copied ? "Copied" : label;
+          clearTimeout(timer);
+          timer = setTimeout(function () { button.textContent = label; }, 2000);
+        }
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(function () { said(true); },
+            function () { said(copySelected(source, text)); });
+        } else {
+          said(copySelected(source, text));
+        }
       });
     });
+  }
+
+  // In an iframe, /embed tells the page around it how tall it is, {type: "passk:height", height},
+  // so that the page's few lines of script (docs/embed.md) size the frame to fit: once now, on
+  // load, and whenever the height changes (a new result, a narrower frame).
+  function reportEmbedHeight() {
+    if (window.parent === window || !document.body.classList.contains("embed")) return;
+    function send() {
+      var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      window.parent.postMessage({ type: "passk:height", height: height }, "*");
+    }
+    send();
+    window.addEventListener("load", send);
+    if (window.ResizeObserver) {
+      new ResizeObserver(send).observe(document.documentElement);
+    } else {
+      window.addEventListener("resize", send);
+      new MutationObserver(send).observe(document.body, { childList: true, subtree: true, characterData: true });
+    }
   }
 
   // Live update of the single-problem calculator: ask the server for the same page and
@@ -221,6 +301,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     initialise(document);
+    reportEmbedHeight();
     var form = document.getElementById("calculator");
     if (form && form.dataset.live !== "off") enableLiveUpdate(form);
   });
