@@ -1,0 +1,194 @@
+"""The embed widget: /embed inside an iframe of a page from another origin, sized by the snippet.
+
+The page around it is served from a second port of 127.0.0.1 (another origin)
+and holds the snippet the main page offers, as a docs author pastes it.
+"""
+
+import html
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from app import EMBED_HEIGHT, embed_snippet
+from tests.test_app import element_text
+
+ROOT = Path(__file__).resolve().parent.parent
+FRAME = "iframe[data-passk-embed]"
+# Inside the frame: the document is as tall as the frame's viewport, the iframe's content box.
+FITS = "Math.ceil(document.documentElement.getBoundingClientRect().height) === window.innerHeight"
+
+
+class DocsPages:
+    """A second origin serving the pages of a made-up docs site: path -> HTML."""
+
+    def __init__(self):
+        self.pages = {}
+        pages = self.pages
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = pages.get(self.path, "").encode()
+                self.send_response(200 if body else 404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, name="docs-site", daemon=True)
+
+    def page(self, path, body):
+        self.pages[path] = f'<!doctype html><html lang="en"><meta charset="utf-8"><title>Docs</title>' \
+                           f'<h1>Our docs</h1><p>Try it:</p>{body}<p>The end.</p></html>'
+        return self.origin + path
+
+
+@pytest.fixture(scope="module")
+def docs_site():
+    site = DocsPages()
+    site.thread.start()
+    yield site
+    site.server.shutdown()
+    site.thread.join(timeout=10)
+    site.server.server_close()
+
+
+@pytest.fixture
+def docs_context(new_context, docs_site):
+    """A browser context, watched as every other, that may also open the docs site's pages."""
+    def make(**kwargs):
+        context = new_context(**kwargs)
+        context.route(f"{docs_site.origin}/**", lambda route: route.continue_())  # before the watch's route
+        return context
+    return make
+
+
+def offered_snippet(page, query="n=10&c=3&k=5"):
+    """The snippet the main page offers for this calculation, as a docs author copies it."""
+    page.goto(f"/?{query}")
+    return page.locator("#embed-snippet").input_value()
+
+
+def frame_height(page):
+    """Wait until the frame is exactly as tall as its document, then return that height."""
+    frame = page.locator(FRAME).element_handle().content_frame()
+    frame.wait_for_function(FITS)
+    height = frame.evaluate("window.innerHeight")
+    expect(page.locator(FRAME)).to_have_css("height", f"{height}px")
+    return height
+
+
+def recalculate(frame, k):
+    frame.locator("#k").fill(str(k))
+    frame.get_by_role("button", name="Calculate").click()
+    expect(frame.locator('#k-table tr.chosen')).to_have_attribute("data-k", str(k))
+
+
+@pytest.mark.browser
+def test_the_snippet_sizes_the_frame_to_the_embed_and_follows_a_new_result(docs_context, docs_site):
+    page = docs_context().new_page()
+    snippet = offered_snippet(page)
+    page.goto(docs_site.page("/sized.html", snippet))
+    frame = page.frame_locator(FRAME)
+    expect(frame.locator("#pass-at-k")).to_contain_text("91.67")
+
+    fitted = frame_height(page)
+    assert fitted != EMBED_HEIGHT   # the script has sized it: the fixed height was a guess
+
+    recalculate(frame, 3)            # k = 3 is not in the table's 1, 5, 10, 100: a row more
+    grown = frame_height(page)
+    assert grown > fitted
+
+    recalculate(frame, 5)            # back to the four rows
+    assert frame_height(page) == fitted
+
+
+@pytest.mark.browser
+def test_the_frame_follows_the_live_update_inside_it(docs_context, docs_site):
+    page = docs_context().new_page()
+    page.goto(docs_site.page("/live.html", offered_snippet(page)))
+    frame = page.frame_locator(FRAME)
+    fitted = frame_height(page)
+    frame.locator("#k").select_text()
+    frame.locator("#k").press_sequentially("2")   # typed, not submitted: the live update swaps the result
+    expect(frame.locator('#k-table tr[data-k="2"]')).to_be_visible()
+    assert frame_height(page) > fitted
+
+
+@pytest.mark.browser
+def test_without_script_the_frame_keeps_its_height_and_the_embed_still_works(docs_context, docs_site):
+    page = docs_context(java_script_enabled=False).new_page()
+    iframe_only = offered_snippet(page).split("<script>")[0]
+    page.goto(docs_site.page("/fixed.html", iframe_only))
+    expect(page.locator(FRAME)).to_have_css("height", f"{EMBED_HEIGHT}px")
+    frame = page.frame_locator(FRAME)
+    expect(frame.locator("#pass-at-k")).to_contain_text("91.67")
+    recalculate(frame, 3)
+    expect(page.locator(FRAME)).to_have_css("height", f"{EMBED_HEIGHT}px")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme, theme", [("light", "dark"), ("dark", "light")])
+def test_the_embed_takes_the_theme_it_is_asked_for_over_the_readers(new_context, scheme, theme):
+    """theme=dark in a light browser looks as the embed does in a dark one, and the other way round."""
+    colours = "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
+    asked = new_context(color_scheme=scheme).new_page()
+    asked.goto(f"/embed?n=10&c=3&k=5&theme={theme}")
+    system = new_context(color_scheme=theme).new_page()
+    system.goto("/embed?n=10&c=3&k=5")
+    auto = new_context(color_scheme=scheme).new_page()
+    auto.goto("/embed?n=10&c=3&k=5&theme=auto")
+    assert asked.evaluate(colours) == system.evaluate(colours) != auto.evaluate(colours)
+
+
+@pytest.mark.browser
+def test_the_theme_survives_recalculating_but_not_the_link_to_the_full_page(page):
+    page.goto("/embed?n=10&c=3&k=5&theme=dark")
+    recalculate(page, 3)
+    expect(page).to_have_url(re.compile(r"[?&]theme=dark(&|$)"))
+    expect(page.locator("html")).to_have_class(re.compile(r"\btheme-dark\b"))
+    full = page.get_by_role("link", name=re.compile("Full calculator"))
+    expect(full).not_to_have_attribute("href", re.compile("theme"))
+
+
+@pytest.mark.parametrize("query, theme_class", [
+    ("theme=dark", "theme-dark"), ("theme=light", "theme-light"), ("theme=auto", None), ("", None),
+    ("theme=purple", None),
+])
+def test_embed_theme_parameter(client, query, theme_class):
+    page = client.get(f"/embed?n=10&c=3&k=5&{query}").get_data(as_text=True)
+    root = re.search(r"<html[^>]*>", page)[0]
+    assert (f'class="{theme_class}"' in root) if theme_class else "class=" not in root
+    kept = re.search(r'<input type="hidden" name="theme" value="(\w+)">', page)
+    assert (kept and kept[1]) == (theme_class and theme_class.removeprefix("theme-"))
+    assert element_text(page, "pass-at-k") == "91.67%"
+    assert 'href="http://localhost/?n=10&amp;c=3&amp;k=5"' in page
+
+
+def test_the_offered_snippet_checks_the_origin_and_the_message_type(client):
+    page = client.get("/?n=10&c=3&k=5").get_data(as_text=True)
+    snippet = html.unescape(re.search(r'<textarea id="embed-snippet"[^>]*>(.*?)</textarea>', page, re.S)[1])
+    assert snippet == embed_snippet("http://localhost/embed?n=10&c=3&k=5")
+    assert snippet.startswith('<iframe src="http://localhost/embed?n=10&c=3&k=5" ')
+    assert f'height="{EMBED_HEIGHT}"' in snippet
+    assert 'event.origin !== "http://localhost"' in snippet and '"passk:height"' in snippet
+
+
+def test_the_docs_show_the_snippet_the_page_offers():
+    docs = (ROOT / "docs" / "embed.md").read_text()
+    assert embed_snippet("https://passk.example.org/embed?n=10&c=3&k=5") in docs
+
+
+def test_only_the_embed_may_be_framed(client):
+    embed = client.get("/embed?n=10&c=3&k=5&theme=dark")
+    assert "frame-ancestors" not in embed.headers["Content-Security-Policy"]
+    assert "X-Frame-Options" not in embed.headers
+    assert client.get("/?n=10&c=3&k=5").headers["X-Frame-Options"] == "DENY"
