@@ -5,8 +5,8 @@ import io
 import os
 from urllib.parse import urlsplit
 
-from flask import (Flask, Request, Response, current_app, jsonify, render_template, request, send_from_directory,
-                   url_for)
+from flask import (Flask, Request, Response, current_app, jsonify, redirect, render_template, request,
+                   send_from_directory, url_for)
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
@@ -15,7 +15,7 @@ from werkzeug.security import safe_join
 
 from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.calculator import API_EXAMPLE, calculate_query, json_count, read_json, read_query
+from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
@@ -82,7 +82,7 @@ def create_app(config=None):
     app.config.update(config or {})
     fingerprints = {}
     app.json.sort_keys = False
-    for name in ("percent", "pass_percent", "fraction", "full", "count", "scientific", "points", "plural"):
+    for name in ("percent", "pass_percent", "fraction", "p_value", "full", "count", "scientific", "points", "plural"):
         app.add_template_filter(getattr(display, name), name)
     app.add_template_filter(limits.size, "size")
     for name in ("calculation_rows", "interval_rows", "markdown_rows", "latex_rows"):
@@ -91,6 +91,8 @@ def create_app(config=None):
     @app.get("/")
     def index():
         query = read_query(_query_args())
+        if clean := _canonical_address(query):
+            return redirect(clean, 303)
         calc = calculate_query(query)
         page = render_template(
             "index.html", query=query, calc=calc,
@@ -104,6 +106,8 @@ def create_app(config=None):
     @app.get("/embed")
     def embed():
         query = read_query(_query_args())
+        if clean := _canonical_address(query):
+            return redirect(clean, 303)
         calc = calculate_query(query)
         full_url = _public_url("index", **(query.link_params() if calc else {}))
         theme = request.args.get("theme", "auto")
@@ -442,6 +446,29 @@ def _public_url(endpoint, **params):
 def _query_args():
     """The query string as name -> list of values, for the pure readers."""
     return {name: request.args.getlist(name) for name in request.args}
+
+
+def _canonical_address(query):
+    """This page's address as its share link writes it, when the request's differs; else None.
+
+    A form sent without JavaScript carries its empty fields (&ks=), and typed
+    values may be written otherwise (k=05, ks=20, 2): a calculation's n, c, k
+    and ks are rewritten as the share link has them, an empty ks is dropped
+    whatever the rest says, and any other parameter is kept as it came. The
+    page at the new address is the same page.
+    """
+    given = _query_args()
+    fields = {name: values for name, values in given.items() if name in FIELDS}
+    if query.errors:
+        canonical = {name: values for name, values in fields.items()
+                     if not (name == "ks" and len(values) == 1 and not values[0].strip())}
+    else:
+        link = {name: [str(value)] for name, value in query.link_params().items()}
+        canonical = {name: link[name] for name in fields if name in link}
+    if canonical == fields:
+        return None
+    others = {name: values for name, values in given.items() if name not in FIELDS}
+    return url_for(request.endpoint, **canonical, **others)
 
 
 def _http_error(error):

@@ -1,6 +1,6 @@
 """The worked steps for one problem, written with the user's own numbers."""
 
-from passk.display import fraction, pass_percent, percent, scientific
+from passk.display import fraction, pass_percent, percent
 
 SHOWN_FACTORS = 3  # with more factors than 2 * this, the middle ones are elided
 
@@ -20,8 +20,8 @@ def product_factors(n, c, k):
 
 
 def _plain(value):
-    """Six significant digits, or 1.2 × 10⁻⁵⁹ for tiny values."""
-    return f"{value:.6g}" if value >= 1e-4 else scientific(value, 4)
+    """A probability in the page's fraction style: 0.0833, or 1.20 × 10⁻⁵⁹ for tiny values."""
+    return fraction(value)
 
 
 def _result(calc):

@@ -97,21 +97,20 @@
   }
 
   // Live update of the single-problem calculator: ask the server for the same page and
-  // swap in the result, so there is only one rendering. While the fields do not yet hold
-  // a calculation (half typed, c > n, ...) the last result stays, dimmed, and no message
-  // is shown until the user submits: the server's messages are for finished input.
-  var WHOLE = /^\s*\d+\s*$/;
+  // swap in the result, so there is one rendering and one set of rules. While the fields
+  // do not hold a calculation (half typed, c > n, ...) the last result stays, dimmed, under
+  // a note that says what is wrong in the server's own words; the fields' alerts wait for
+  // a submit, so that typing 2 on the way to 200 sets off no alarm. On a page sent with
+  // errors (no result to keep) the fields' messages change as the user types.
+  function withoutEmptyExtras(data) {
+    if (data.has("ks") && !String(data.get("ks")).trim()) data.delete("ks");
+    return data;
+  }
 
-  function looksComplete(form) {
-    var values = {};
-    for (var i = 0; i < 3; i++) {
-      var name = ["n", "c", "k"][i];
-      var text = form.elements[name].value;
-      if (!WHOLE.test(text)) return false;
-      values[name] = BigInt(text.trim());
-    }
-    return values.c <= values.n && values.k >= 1n && values.k <= values.n &&
-      (!form.elements.ks || /^[\d\s,]*$/.test(form.elements.ks.value));
+  function problemsIn(page) {
+    return Array.prototype.map.call(page.querySelectorAll(".field-error:not([hidden])"), function (error) {
+      return error.textContent.trim();
+    }).filter(Boolean);
   }
 
   function enableLiveUpdate(form) {
@@ -122,48 +121,56 @@
       clearTimeout(timer);
       timer = setTimeout(refresh, 250);
     });
+    // A submitted form leaves out an empty "Extra k values", so the address is the share link's.
+    form.addEventListener("formdata", function (event) { withoutEmptyExtras(event.formData); });
 
     function refresh() {
-      if (!looksComplete(form)) {
-        markStale(true);
-        return;
-      }
-      var params = new URLSearchParams(new FormData(form));
-      if (!params.get("ks")) params.delete("ks");
+      var params = new URLSearchParams(withoutEmptyExtras(new FormData(form)));
       var url = form.getAttribute("action") + "?" + params.toString();
       var ticket = ++latest;
       fetch(url, { headers: { "Accept": "text/html" } })
         .then(function (response) {
-          return response.text().then(function (html) { return { ok: response.ok, html: html }; });
+          return response.text().then(function (html) {
+            return { ok: response.ok, url: response.url, html: html };
+          });
         })
         .then(function (answer) {
           if (ticket !== latest) return;  // a newer request is on its way
           var page = new DOMParser().parseFromString(answer.html, "text/html");
-          showMessages(page);
-          if (!answer.ok) {
-            markStale(true);
-            return;
+          if (answer.ok) {
+            showMessages(page);
+            swapResult(page);
+            markStale(null);
+            history.replaceState(null, "", answer.url || url);  // the server's clean address
+          } else if (document.getElementById("result")) {
+            markStale(problemsIn(page));
+          } else {
+            showMessages(page);
           }
-          swapResult(page);
-          history.replaceState(null, "", url);
         })
         .catch(function () { /* offline: the submit button still works */ });
     }
 
-    function markStale(stale) {
+    // problems: the server's sentences for what is wrong now, [] for an answer without any,
+    // null when the result is up to date again.
+    function markStale(problems) {
       var result = document.getElementById("result");
       if (!result) return;
-      result.classList.toggle("stale", stale);
+      result.classList.toggle("stale", problems !== null);
       var note = result.querySelector(".stale-note");
-      if (stale && !note) {
+      if (problems === null) {
+        if (note) note.remove();
+        return;
+      }
+      if (!note) {
         note = document.createElement("p");
         note.className = "stale-note";
-        note.textContent = "Out of date: this is the result for the last complete numbers. " +
-          "Finish typing, or press Calculate to see what is wrong.";
         result.prepend(note);
-      } else if (!stale && note) {
-        note.remove();
       }
+      var said = problems.length ? problems.join(" ") :
+        "The server answered without a result; press Calculate to try again.";
+      note.textContent = "Not updated: " + said + " The result below is for the last numbers that made one.";
+      if (status) status.textContent = said;
     }
 
     function showMessages(page) {

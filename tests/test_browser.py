@@ -25,9 +25,12 @@ def submit(page, action):
     """Do `action`, which submits the form, and return the new document's response.
 
     Waits for the document request itself: with JavaScript on, the live update
-    also changes the URL (history.replaceState), which is no submission.
+    also changes the URL (history.replaceState), which is no submission. An
+    address the server rewrites (an empty ks, say) is answered by a redirect
+    first: the document is the answer at the end of it.
     """
-    with page.expect_response(lambda response: response.request.is_navigation_request()) as document:
+    with page.expect_response(lambda response: response.request.is_navigation_request()
+                              and not 300 <= response.status < 400) as document:
         action()
     return document.value
 
