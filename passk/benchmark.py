@@ -26,7 +26,7 @@ import numpy as np
 
 from passk.display import plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
-from passk.stats import t_quantile, t_two_sided_p
+from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile, t_two_sided_p
 
 DEFAULT_KS = (1, 10, 100)
 MAX_KS = 20           # k values per request
@@ -355,10 +355,12 @@ class KComparison:
     ci95: tuple[float, float] | None
     p_value: float | None
     reason: str | None
+    test: str | None = None   # how the p-value was found: "sign-flip" (exact, P <= 20) or "t"
 
     def to_json(self):
         return {"k": self.k, "a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
-                "ci95": list(self.ci95) if self.ci95 else None, "p_value": self.p_value, "reason": self.reason}
+                "ci95": list(self.ci95) if self.ci95 else None, "p_value": self.p_value, "test": self.test,
+                "reason": self.reason}
 
 
 @dataclass
@@ -426,15 +428,35 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
         return KComparison(k, a, b, difference, None, None, None,
                            "Only one problem is paired: the SE, interval and p-value need at least two.")
     sd = float(np.std(differences, ddof=1))
+    exact = count <= EXACT_MAX_PROBLEMS
     # Differences that agree within the values' own accuracy are equal: 0.4 - 0.3 and 0.6 - 0.5
-    # differ in the last bit. With no spread the difference is certain, or exactly zero.
+    # differ in the last bit. With no spread the t interval says nothing, and the p-value is the
+    # sign-flip test's: 1 for no difference, else 2 / 2^P (only the observed signs and their mirror).
     noise = ACCURACY * max(float(np.max(values_a)), float(np.max(values_b)))
     if sd <= noise:
-        return KComparison(k, a, b, difference, 0.0, (difference, difference),
-                           1.0 if abs(difference) <= noise else 0.0, None)
+        p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences) if exact else 2.0 / 2.0**count
+        return KComparison(k, a, b, difference, 0.0, None, p_value, _notes(NO_SPREAD, _too_few(count)), "sign-flip")
     se = sd / math.sqrt(count)
+    p_value = sign_flip_p(differences) if exact else t_two_sided_p(difference / se, count - 1)
     return KComparison(k, a, b, difference, se, _interval(difference, se, count - 1, low=-1.0, high=1.0),
-                       t_two_sided_p(difference / se, count - 1), None)
+                       p_value, _too_few(count), "sign-flip" if exact else "t")
+
+
+NO_SPREAD = ("No spread between problems: every paired problem differs by the same amount, so there is no "
+             "interval to give; the p-value is the exact sign-flip test's.")
+
+
+def _too_few(count):
+    """A note when even the most lopsided result of count paired problems could not reach p < 0.05."""
+    smallest = 2.0 / 2.0**count
+    if smallest < 0.05:
+        return None
+    return (f"Too few problems for any conclusion: with {count} paired problems no difference can reach "
+            f"p < 0.05 (the smallest possible p-value is 2/2^{count} = {smallest:.3g}).")
+
+
+def _notes(*notes):
+    return " ".join(note for note in notes if note) or None
 
 
 def _by_task_id(problems, run):

@@ -1,9 +1,9 @@
 """pass@k over a benchmark, its standard errors and the paired comparison, against exact arithmetic."""
 
+import itertools
 import json
 import math
 import statistics
-import time
 from collections import namedtuple
 from fractions import Fraction
 
@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 from passk.benchmark import (DEFAULT_KS, compare, estimate_variance, parse_ks, summarize)
 from passk.formats import Problem
-from passk.stats import t_quantile
+from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile
 
 
 # --- exact references, written plainly ---------------------------------------------------------
@@ -311,14 +311,12 @@ def test_benchmark_json_has_the_api_shape():
     assert body["status"] == {"broken": 0, "flaky": 2, "solid": 0}
 
 
-def test_a_million_problems_take_well_under_a_second_per_call():
+def test_a_million_problems_are_summarized():
+    """Speed is measured in bench/, not asserted here (a busy machine must not fail the suite)."""
     shapes = [Problem(f"task/{c}", 200, c) for c in range(201)]
     problems = shapes * (10**6 // len(shapes) + 1)
-    start = time.perf_counter()
     summary = summarize(problems[:10**6])
-    elapsed = time.perf_counter() - start
     assert result_for(summary, 1).pass_at_k == pytest.approx(0.5, abs=1e-3)
-    assert elapsed < 2.0  # typically 0.3 s; the margin is for a busy machine
 
 
 # --- k lists ------------------------------------------------------------------------------------
@@ -380,7 +378,9 @@ def test_compare_difference_se_interval_and_p_value_on_a_worked_example():
     assert (one.a, one.b) == (pytest.approx(0.3), pytest.approx(0.2))
     assert one.difference == pytest.approx(0.1, rel=1e-14)
     assert one.se == pytest.approx(0.1 / math.sqrt(3), rel=1e-14)
-    assert one.p_value == pytest.approx(1 - math.sqrt(3 / 5), rel=1e-13)
+    # Three problems: the exact sign-flip test, not t. |±0.2 ± 0 ± 0.1| is 0.3 for 4 of the 8 sign patterns.
+    assert (one.p_value, one.test) == (0.5, "sign-flip")
+    assert one.reason.startswith("Too few problems for any conclusion: with 3 paired problems")
     half_width = 4.302652729749464 * 0.1 / math.sqrt(3)  # t(2, 0.975) = 4.302652729749464
     assert one.ci95 == pytest.approx((0.1 - half_width, 0.1 + half_width), rel=1e-13)
     # k = 5: differences 11/12 - 1/2, 0, 1/2 - 0; y (n = 3) is unpaired so does not make k = 5 undefined.
@@ -388,13 +388,12 @@ def test_compare_difference_se_interval_and_p_value_on_a_worked_example():
     se = statistics.stdev(differences) / math.sqrt(3)
     assert five.difference == pytest.approx(float(Fraction(11, 36)), rel=1e-14)
     assert five.se == pytest.approx(se, rel=1e-13)
-    assert five.p_value == pytest.approx(mpmath_two_sided_p(float(Fraction(11, 36)) / se, 2), rel=1e-12)
-    assert five.reason is None
+    assert five.p_value == 0.5   # |±5/12 ± 0 ± 1/2| is 11/12 for half the patterns, 1/12 for the rest
 
 
 @st.composite
 def paired_runs(draw):
-    size = draw(st.integers(2, 20))
+    size = draw(st.one_of(st.integers(2, 9), st.integers(EXACT_MAX_PROBLEMS + 1, 40)))
     def run():
         return [Problem(f"t{i}", n, c) for i, (n, c) in enumerate(draw(st.lists(
             st.integers(5, 40).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))),
@@ -412,29 +411,66 @@ def test_compare_matches_a_plain_paired_t_test(runs):
     mean, count = statistics.fmean(differences), len(differences)
     assert row.difference == pytest.approx(mean, rel=1e-12, abs=1e-15)
     assert row.a - row.b == pytest.approx(row.difference, abs=1e-14)
+    exact = [exact_pass_at_k(a.n, a.c, k) - exact_pass_at_k(b.n, b.c, k) for a, b in zip(run_a, run_b)]
     if len(set(differences)) == 1:
-        assert row.se == 0.0
-        assert row.p_value == (1.0 if mean == 0 else 0.0)
+        assert row.se == 0.0 and row.ci95 is None and row.reason.startswith("No spread between problems")
+        assert row.p_value == (1.0 if mean == 0 else 2 / 2**count)
         return
+    if count <= EXACT_MAX_PROBLEMS:
+        assert (row.p_value, row.test) == (brute_force_sign_flip_p(exact), "sign-flip")
     se = statistics.stdev(differences) / math.sqrt(count)
     assert row.se == pytest.approx(se, rel=1e-9, abs=1e-15)
     half_width = t_quantile(0.975, count - 1) * se
     assert row.ci95 == pytest.approx((max(-1.0, mean - half_width), min(1.0, mean + half_width)),
                                      rel=1e-9, abs=1e-14)
-    if se > 1e-12:  # t is then well determined by the floats
-        assert row.p_value == pytest.approx(mpmath_two_sided_p(mean / se, count - 1), rel=1e-8, abs=1e-300)
+    if count > EXACT_MAX_PROBLEMS and se > 1e-12:  # t is then well determined by the floats
+        assert row.test == "t" and row.p_value == pytest.approx(mpmath_two_sided_p(mean / se, count - 1), rel=1e-8, abs=1e-300)
+
+
+def brute_force_sign_flip_p(differences):
+    """The sign-flip p-value by enumerating every sign pattern of exact differences (Fractions)."""
+    observed = abs(sum(differences))
+    patterns = list(itertools.product((1, -1), repeat=len(differences)))
+    hits = sum(abs(sum(sign * d for sign, d in zip(signs, differences))) >= observed for signs in patterns)
+    return hits / len(patterns)
 
 
 def test_identical_runs_differ_by_zero_with_p_value_1():
     row = compare(RUN_A, RUN_A, ks=[1]).results[0]
-    assert (row.difference, row.se, row.ci95, row.p_value) == (0.0, 0.0, (0.0, 0.0), 1.0)
+    assert (row.difference, row.se, row.ci95, row.p_value) == (0.0, 0.0, None, 1.0)
 
 
-def test_a_constant_nonzero_difference_has_p_value_0():
+def test_two_problems_with_one_difference_are_no_certainty():
+    """The issue's example: 10 3 / 10 5 against 10 4 / 10 6 once gave SE 0, an interval of one point and p = 0."""
     better = [Problem("a", 10, 4), Problem("b", 10, 6)]
     worse = [Problem("a", 10, 3), Problem("b", 10, 5)]
     row = compare(better, worse, ks=[1]).results[0]
-    assert row.difference == pytest.approx(0.1) and row.se == 0.0 and row.p_value == 0.0
+    assert row.difference == pytest.approx(0.1) and row.se == 0.0 and row.ci95 is None
+    assert (row.p_value, row.test) == (0.5, "sign-flip")
+    assert "No spread between problems" in row.reason and "Too few problems for any conclusion" in row.reason
+
+
+@pytest.mark.parametrize("count", [21, 40])
+def test_a_constant_difference_over_many_problems_has_the_sign_flip_floor(count):
+    better = [Problem(f"t{i}", 10, 4) for i in range(count)]
+    worse = [Problem(f"t{i}", 10, 3) for i in range(count)]
+    row = compare(better, worse, ks=[1]).results[0]
+    assert row.p_value == 2 / 2**count and row.reason.startswith("No spread between problems")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.fractions(-1, 1, max_denominator=50), min_size=1, max_size=9))
+def test_sign_flip_p_equals_brute_force_enumeration(differences):
+    assert sign_flip_p([float(d) for d in differences]) == brute_force_sign_flip_p(differences)
+
+
+def test_sign_flip_p_at_the_enumeration_limit():
+    """Distinct powers of two: every sign pattern has its own |sum|, so only the observed and its mirror reach it."""
+    powers = [2.0**-i for i in range(EXACT_MAX_PROBLEMS)]
+    assert sign_flip_p(powers) == 2 / 2**EXACT_MAX_PROBLEMS
+    assert sign_flip_p([0.25] * EXACT_MAX_PROBLEMS) == 2 / 2**EXACT_MAX_PROBLEMS
+    with pytest.raises(ValueError, match="1 to 20 differences"):
+        sign_flip_p([0.1] * (EXACT_MAX_PROBLEMS + 1))
 
 
 def test_compare_k_above_a_paired_n_is_undefined_naming_the_problem():
