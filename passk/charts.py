@@ -1,4 +1,12 @@
-"""Geometry for the server-drawn SVG charts (the templates only place it)."""
+"""Geometry for the server-drawn SVG charts (the templates only place it).
+
+An SVG scales with its box, so everything here is in viewBox units, and so is
+the size of the chart's text in static/style.css: a size for each width the
+chart is drawn at, largest (FONT) where the chart is narrowest, about 9 px on
+screen on a 320 px phone. Margins fit the widest label at FONT, and labels are
+spaced so that none overlaps another at FONT; at the smaller sizes of wider
+charts they only have more room.
+"""
 
 import math
 from dataclasses import dataclass
@@ -6,13 +14,98 @@ from dataclasses import dataclass
 import numpy as np
 
 from passk import estimator
-from passk.display import SUPERSCRIPT, agree, percent, plural
+from passk.display import agree, axis_ticks, percent, plural
 
 WIDTH, HEIGHT = 640, 300
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 44
-MAX_POINTS = 120        # log-spaced points of a curve: the plot is 568 px wide
-POINTS_PER_DECADE = 20  # ... or more at huge n, whose steep rise needs them (both keep within 0.7 px)
+FONT = 22               # tick and axis labels where the chart is narrowest (style.css: .tick, .axis-label)
+COUNT_FONT = 18         # the counts over the histogram's bars, likewise (style.css: .bar-count)
+GAP = 6                 # from the plot to its x labels, and from a bar to its count
+Y_GAP = 10              # from the plot to the right end of its y labels
+EDGE = 2                # kept clear at the SVG's edges
+MIN_MARGIN = 16         # at the top and on the right of a plot
+X_TICK_DY = 0.95        # baseline of an x label below its anchor, in em: its top at the anchor
+AXIS_LABEL_DY = 2.3     # ... of the axis title, in the row under the x labels
+Y_TICK_DY = 0.35        # ... of a y label: centred on its grid line
+MAX_POINTS = 120        # log-spaced points of a curve: the plot is about 540 units wide
+POINTS_PER_DECADE = 20  # ... or more at huge n, whose steep rise needs them (both keep within 0.7 units)
 MAX_BARS = 300          # bars of the difference chart; more problems share bars
+
+# Advance widths in em of DejaVu Sans, the widest of the usual sans-serif faces (Helvetica, Arial,
+# Roboto and San Francisco are narrower), and its ascent and descent: the box a label covers.
+_EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", 0.41), "%": 0.96, ",": 0.32,
+       ".": 0.32, " ": 0.32, "–": 0.5, "−": 0.84, "+": 0.84, "k": 0.58}
+LETTER_EM = 0.66        # any other character
+ASCENT, DESCENT = 0.93, 0.24
+
+
+def text_width(text, font=FONT):
+    """How wide `text` is at `font` (viewBox units), a little over its width in DejaVu Sans."""
+    return font * sum(_EM.get(char, LETTER_EM) for char in text)
+
+
+@dataclass(frozen=True)
+class Label:
+    """A <text> of a chart: anchored at (x, y), its baseline dy em below y."""
+
+    x: float
+    y: float
+    text: str
+    css: str = "tick"
+    anchor: str = "middle"   # text-anchor: start, middle or end
+    dy: float = 0.0
+
+    @property
+    def font(self):
+        return COUNT_FONT if self.css == "bar-count" else FONT
+
+    def box(self):
+        """(left, top, right, bottom) the label covers at its largest size."""
+        width = text_width(self.text, self.font)
+        left = self.x - {"start": 0, "middle": width / 2, "end": width}[self.anchor]
+        baseline = self.y + self.dy * self.font
+        return (left, baseline - ASCENT * self.font, left + width, baseline + DESCENT * self.font)
+
+
+def _overlap(one, other, clearance=0.0):
+    """True when two boxes (left, top, right, bottom) come closer than clearance."""
+    return not (one[2] + clearance <= other[0] or other[2] + clearance <= one[0] or
+                one[3] <= other[1] or other[3] <= one[1])
+
+
+def _spaced(labels, clearance=4):
+    """The labels, left to right, less any that would come closer than clearance to the one kept before.
+
+    The first and the last are kept (they are 1 and n): the ones before the last give way to it.
+    """
+    kept = labels[:1]
+    for label in labels[1:-1]:
+        if not _overlap(kept[-1].box(), label.box(), clearance):
+            kept.append(label)
+    if len(labels) > 1:
+        while len(kept) > 1 and _overlap(kept[-1].box(), labels[-1].box(), clearance):
+            kept.pop()
+        kept.append(labels[-1])
+    return kept
+
+
+def _left_margin(y_labels):
+    """Room on the left for the widest y label."""
+    return math.ceil(EDGE + Y_GAP + max(text_width(text) for text in y_labels))
+
+
+def _bottom_margin(rows):
+    """Room under the plot for `rows` rows of text: the x labels and the axis title (2), or the title (1)."""
+    return math.ceil(GAP + ((AXIS_LABEL_DY if rows == 2 else X_TICK_DY) + DESCENT) * FONT + EDGE)
+
+
+def _y_labels(ys_and_texts, left):
+    return [Label(left - Y_GAP, y, text, anchor="end", dy=Y_TICK_DY) for y, text in ys_and_texts]
+
+
+def _axis_label(plot, text, rows=2):
+    left, _, right, bottom = plot
+    return Label(round((left + right) / 2, 1), bottom + GAP, text, css="axis-label",
+                 dy=AXIS_LABEL_DY if rows == 2 else X_TICK_DY)
 
 
 @dataclass
@@ -24,11 +117,16 @@ class CurveChart:
     unbiased_path: str
     biased_path: str
     marker: tuple          # (x, y) of the chosen k
-    x_ticks: list          # (x, label)
-    y_ticks: list          # (y, label)
+    x_ticks: list          # Labels under the plot, each at a vertical grid line (its x)
+    y_ticks: list          # Labels left of the plot, each on a horizontal grid line (its y)
+    axis_label: Label
     log_x: bool
     plot: tuple            # (left, top, right, bottom) of the plotting area
     description: str
+
+    @property
+    def labels(self):
+        return [*self.y_ticks, *self.x_ticks, self.axis_label]
 
 
 def _ks_to_draw(n):
@@ -51,39 +149,58 @@ def curve_chart(calc):
     n, c, k = calc.n, calc.c, calc.k
     ks = _ks_to_draw(n)
     log_x = n > 50
-    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
+    y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
+    left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)
 
     def x_of(values):  # a k, or an array of them
         if n == 1:
-            return np.full(np.shape(values), (LEFT + right) / 2)
+            return np.full(np.shape(values), (left + right) / 2)
         share = np.log(values) / math.log(n) if log_x else (np.asarray(values) - 1) / (n - 1)
-        return LEFT + (right - LEFT) * share
+        return left + (right - left) * share
 
     def y_of(values):  # a probability, or an array of them
-        return bottom - (bottom - TOP) * values
+        return bottom - (bottom - top) * values
 
     xs = x_of(ks)
     unbiased = estimator.pass_at_k_for_ks(n, c, ks)
     biased = -np.expm1(ks * np.log1p(-c / n)) if c < n else np.ones(ks.shape)
-    ticks = _x_tick_values(n, log_x)
+    plot = (left, top, right, bottom)
     return CurveChart(
         width=WIDTH, height=HEIGHT,
         unbiased_path=_path(xs, y_of(unbiased)),
         biased_path=_path(xs, y_of(biased)),
         marker=(round(float(x_of(k)), 1), round(y_of(calc.pass_at_k), 1)),
-        x_ticks=[(round(x, 1), _short(t)) for t, x in zip(ticks, x_of(ticks).tolist())],
-        y_ticks=[(round(y_of(t / 100), 1), f"{t}%") for t in (0, 25, 50, 75, 100)],
+        x_ticks=_x_ticks(n, log_x, x_of, plot),
+        y_ticks=_y_labels([(round(y_of(t / 100), 1), text) for t, text in zip((0, 25, 50, 75, 100), y_texts)], left),
+        axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")),
         log_x=log_x,
-        plot=(LEFT, TOP, right, bottom),
+        plot=plot,
         description=_curve_description(n, c, k),
     )
 
 
-def _short(value):
-    """Tick labels that fit: 1, 10, 100, 1k, 10k, 100k, then 10⁶, 10⁹, 10¹²."""
-    if value >= 10**6:
-        return "10" + str(len(str(value)) - 1).translate(SUPERSCRIPT)
-    return f"{value // 1000}k" if value >= 1000 and value % 1000 == 0 else f"{value:,}"
+def _x_ticks(n, log_x, x_of, plot):
+    """Labels of k under the plot: 1, about five steps and n on a linear axis; on a log axis the powers
+    of ten, or every second, third... of them: no more than seven, and the first choice whose labels all fit."""
+    def labels(values):
+        return [_x_label(x, text, plot) for text, x in zip(axis_ticks(values), x_of(values).tolist())]
+
+    if not log_x:
+        step = max(1, math.ceil(n / 5))
+        return _spaced(labels(sorted({1, *range(step, n + 1, step), n})))
+    top = int(math.log10(n))
+    for every in range(math.ceil((top + 1) / 7), top + 2):
+        fitting = labels([10 ** p for p in range(0, top + 1, every)])
+        if _spaced(fitting) == fitting:
+            return fitting
+
+
+def _x_label(x, text, plot):
+    """An x label centred under its tick; at the ends, starting or ending there instead where centred it
+    would run into the y labels or past the SVG's edge."""
+    half = text_width(text) / 2
+    anchor = "start" if x - half < plot[0] - Y_GAP + 3 else "end" if x + half > WIDTH - EDGE else "middle"
+    return Label(round(x, 1), plot[3] + GAP, text, anchor=anchor, dy=X_TICK_DY)
 
 
 def _curve_description(n, c, k):
@@ -97,25 +214,22 @@ def _curve_description(n, c, k):
             f"the marked point is k = {k:,}.")
 
 
-def _x_tick_values(n, log_x):
-    if log_x:
-        top = int(math.log10(n))
-        every = math.ceil((top + 1) / 7)
-        return [10 ** p for p in range(0, top + 1, every)]
-    step = max(1, math.ceil(n / 5))
-    return sorted({1, *range(step, n + 1, step), n})
-
-
 @dataclass
 class Histogram:
     """Bars of how many problems fall in each pass-rate bin."""
 
     width: int
     height: int
-    bars: list             # dicts: x, y, width, height, label, count, css
-    y_ticks: list          # (y, label)
+    bars: list             # dicts: x, y, width, height, css, title, and count (a Label or None)
+    x_ticks: list          # Labels under the plot, each with a tick mark (its x)
+    y_ticks: list          # Labels left of the plot, each on a grid line (its y)
+    axis_label: Label
     plot: tuple
     description: str
+
+    @property
+    def labels(self):
+        return [*self.y_ticks, *self.x_ticks, self.axis_label, *(bar["count"] for bar in self.bars if bar["count"])]
 
 
 def rate_bins(rates):
@@ -127,24 +241,49 @@ def rate_bins(rates):
     return list(zip(labels, [int((rates == 0).sum()), *map(int, middle), int((rates == 1).sum())]))
 
 
+# Where each bin's bar starts, in bar widths: broken, a half-width gap, the ten bins over (0, 1)
+# side by side, a gap, solid. The x axis reads 0 (under broken), 10, 20, ... 90 (where two of the
+# ten meet), 100 (under solid).
+BIN_SLOTS = [0.0, *(1.5 + i for i in range(10)), 12.0]
+SLOTS = 13.0
+
+
 def histogram_chart(rates):
     """The histogram of per-problem pass rates c/n."""
     bins = rate_bins(rates)
-    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
     tallest = max(count for _, count in bins) or 1
-    slot = (right - LEFT) / len(bins)
-    bars = []
-    for index, (label, count) in enumerate(bins):
-        height = (bottom - TOP) * count / tallest
-        css = "bar-broken" if index == 0 else "bar-solid" if index == len(bins) - 1 else "bar"
-        bars.append({"x": round(LEFT + index * slot + 2, 1), "y": round(bottom - height, 1),
-                     "width": round(slot - 4, 1), "height": round(height, 1), "label": label,
-                     "count": count, "center": round(LEFT + (index + 0.5) * slot, 1), "css": css})
     step = max(1, math.ceil(tallest / 4))
+    y_values = list(range(0, tallest + 1, step))
+    left = _left_margin([f"{t:,}" for t in y_values])
+    right = WIDTH - MIN_MARGIN
+    slot = (right - left) / SLOTS
+    counts = [f"{count:,}" for _, count in bins]
+    with_counts = all(text_width(text, COUNT_FONT) <= slot - 2 for text in counts)
+    top = math.ceil(GAP + ASCENT * COUNT_FONT + EDGE) if with_counts else MIN_MARGIN
+    bottom = HEIGHT - _bottom_margin(rows=2)
+
+    def y_of(count):
+        return bottom - (bottom - top) * count / tallest
+
+    bars = []
+    for index, ((label, count), start) in enumerate(zip(bins, BIN_SLOTS)):
+        css, title = ("bar-broken", "exactly 0% (broken)") if index == 0 else \
+            ("bar-solid", "exactly 100% (solid)") if index == len(bins) - 1 else ("bar", f"{label}%")
+        center = round(left + (start + 0.5) * slot, 1)
+        bars.append({"x": round(left + start * slot + 1, 1), "y": round(y_of(count), 1),
+                     "width": round(slot - 2, 1), "height": round(bottom - y_of(count), 1), "css": css,
+                     "title": f"{title}: {plural(count, 'problem')}",
+                     "count": Label(center, round(y_of(count) - GAP, 1), counts[index], css="bar-count")
+                     if count and with_counts else None})
+    x_ticks = [Label(round(left + 0.5 * slot, 1), bottom + GAP, "0", dy=X_TICK_DY),
+               *(Label(round(left + (1.5 + i) * slot, 1), bottom + GAP, str(10 * i), dy=X_TICK_DY) for i in range(1, 10)),
+               Label(round(left + 12.5 * slot, 1), bottom + GAP, "100", dy=X_TICK_DY)]
+    plot = (left, top, right, bottom)
     return Histogram(
-        width=WIDTH, height=HEIGHT, bars=bars,
-        y_ticks=[(round(bottom - (bottom - TOP) * t / tallest, 1), f"{t:,}") for t in range(0, tallest + 1, step)],
-        plot=(LEFT, TOP, right, bottom),
+        width=WIDTH, height=HEIGHT, bars=bars, x_ticks=x_ticks,
+        y_ticks=_y_labels([(round(y_of(t), 1), f"{t:,}") for t in y_values], left),
+        axis_label=_axis_label(plot, "pass rate c/n (%)"),
+        plot=plot,
         description=_histogram_description(bins[0][1], sum(count for _, count in bins[1:-1]), bins[-1][1]),
     )
 
@@ -165,9 +304,14 @@ class DifferenceChart:
     k: int
     bars: list             # dicts: x, y, width, height, css, title
     zero: float            # y of the zero line
-    y_ticks: list
+    y_ticks: list          # Labels left of the plot, each on a grid line (its y)
+    axis_label: Label
     plot: tuple
     description: str
+
+    @property
+    def labels(self):
+        return [*self.y_ticks, self.axis_label]
 
 
 def _points(share):
@@ -184,28 +328,30 @@ def difference_chart(task_ids, differences, k):
     order = sorted(range(len(differences)), key=lambda i: -differences[i])
     groups = [order[start:stop] for start, stop in _spans(len(order), MAX_BARS)]
     means = [sum(differences[i] for i in group) / len(group) for group in groups]
-    right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
     largest = max(abs(d) for d in differences)
     reach = next(step for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0) if step >= largest - 1e-12)
-    zero = (TOP + bottom) / 2
+    ticks = [-reach, -reach / 2, 0.0, reach / 2, reach]
+    left = _left_margin([_points(t) for t in ticks])
+    top, right, bottom = MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=1)
+    zero = (top + bottom) / 2
 
     def y_of(value):
-        return zero - (bottom - TOP) / 2 * value / reach
+        return zero - (bottom - top) / 2 * value / reach
 
-    slot = (right - LEFT) / len(groups)
-    bars = [{"x": round(LEFT + position * slot, 2), "width": round(max(slot - 1, 0.5), 2),
+    slot = (right - left) / len(groups)
+    bars = [{"x": round(left + position * slot, 2), "width": round(max(slot - 1, 0.5), 2),
              "y": round(min(zero, y_of(mean)), 2), "height": round(abs(y_of(mean) - zero), 2),
              "css": "bar" if mean >= 0 else "bar-negative", "title": _bar_title(task_ids, group, mean)}
             for position, (group, mean) in enumerate(zip(groups, means))]
-    ticks = [-reach, -reach / 2, 0.0, reach / 2, reach]
     better = sum(d > 0 for d in differences)
     worse = sum(d < 0 for d in differences)
     averaged = "" if len(groups) == len(order) else \
         f" Each bar is the mean of about {plural(len(order) // len(groups), 'problem')}."
     return DifferenceChart(
         width=WIDTH, height=HEIGHT, k=k, bars=bars, zero=round(zero, 2),
-        y_ticks=[(round(y_of(t), 1), _points(t)) for t in ticks],
-        plot=(LEFT, TOP, right, bottom),
+        y_ticks=_y_labels([(round(y_of(t), 1), _points(t)) for t in ticks], left),
+        axis_label=_axis_label((left, top, right, bottom), "problems, largest gain for A first", rows=1),
+        plot=(left, top, right, bottom),
         description=f"pass@{k:,}: run A is ahead on {plural(better, 'problem')}, "
                     f"behind on {plural(worse, 'problem')}, "
                     f"level on {plural(len(differences) - better - worse, 'problem')}.{averaged}")

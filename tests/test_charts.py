@@ -6,11 +6,9 @@ import numpy as np
 import pytest
 
 from passk.calculator import calculate
-from passk.charts import (BOTTOM, HEIGHT, LEFT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, RIGHT, TOP, WIDTH, _path,
-                          curve_chart, difference_chart, histogram_chart, rate_bins)
+from passk.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDTH, Label, _path,
+                          curve_chart, difference_chart, histogram_chart, rate_bins, text_width)
 from passk.estimator import pass_at_k_for_ks
-
-BOTTOM_Y = HEIGHT - BOTTOM  # y of pass@k = 0
 
 
 def points(path):
@@ -41,7 +39,9 @@ def test_large_n_uses_a_log_axis_with_few_points(n):
 
 def test_marker_is_the_calculations_own_pass_at_k():
     calc = calculate(200, 57, 10)
-    assert curve_chart(calc).marker[1] == round(BOTTOM_Y - (BOTTOM_Y - TOP) * calc.pass_at_k, 1)
+    chart = curve_chart(calc)
+    _, top, _, bottom = chart.plot
+    assert chart.marker[1] == round(bottom - (bottom - top) * calc.pass_at_k, 1)
 
 
 @pytest.mark.parametrize("n, c", [(200, 57), (1000, 3), (10**6, 2), (10**9, 2), (10**12, 2), (10**12, 10**6),
@@ -53,9 +53,9 @@ def test_curve_stays_within_a_pixel_of_the_exact_curve(n, c):
     assert len(drawn) <= max(MAX_POINTS, POINTS_PER_DECADE * 12)
     assert len(drawn) <= MAX_POINTS or n > 10**6
     ks = np.unique(np.geomspace(1, n, 5000).round().astype(np.int64))
-    right = WIDTH - RIGHT
-    xs = LEFT + (right - LEFT) * np.log(ks) / np.log(n)
-    exact = BOTTOM_Y - (BOTTOM_Y - TOP) * pass_at_k_for_ks(n, c, ks)
+    left, top, right, bottom = chart.plot
+    xs = left + (right - left) * np.log(ks) / np.log(n)
+    exact = bottom - (bottom - top) * pass_at_k_for_ks(n, c, ks)
     line = np.interp(xs, [x for x, _ in drawn], [y for _, y in drawn])
     assert np.max(np.abs(line - exact)) <= 0.75
 
@@ -67,7 +67,7 @@ def test_path_is_one_point_per_pair_to_a_tenth_of_a_pixel():
 
 def test_n_of_one_draws_without_dividing_by_zero():
     chart = curve_chart(calculate(1, 1, 1))
-    assert chart.marker[1] == pytest.approx(TOP)
+    assert chart.marker[1] == pytest.approx(chart.plot[1])
 
 
 def test_histogram_keeps_broken_and_solid_apart():
@@ -78,13 +78,14 @@ def test_histogram_keeps_broken_and_solid_apart():
 
 def test_histogram_tallest_bar_fills_the_plot():
     chart = histogram_chart([0, 0, 0, 0.5])
-    assert max(bar["height"] for bar in chart.bars) == pytest.approx(HEIGHT - BOTTOM - TOP)
+    _, top, _, bottom = chart.plot
+    assert max(bar["height"] for bar in chart.bars) == pytest.approx(bottom - top)
 
 
 def test_difference_chart_sorts_gains_first_and_uses_round_ticks():
     chart = difference_chart(["a", "b", "c"], [-0.2, 0.1, 0.0], 1)
     assert [bar["title"].split(":")[0] for bar in chart.bars] == ["b", "c", "a"]
-    assert [label for _, label in chart.y_ticks] == ["−20", "−10", "0", "+10", "+20"]
+    assert [tick.text for tick in chart.y_ticks] == ["−20", "−10", "0", "+10", "+20"]
     assert chart.bars[2]["css"] == "bar-negative"
     assert "ahead on 1 problem, behind on 1 problem, level on 1 problem" in chart.description
 
@@ -107,3 +108,105 @@ def test_histogram_caption_agrees_with_one_problem():
 def test_difference_chart_of_just_over_max_bars_says_about_1_problem():
     chart = difference_chart([f"t{i}" for i in range(MAX_BARS + 1)], [0.01] * (MAX_BARS + 1), 1)
     assert "Each bar is the mean of about 1 problem." in chart.description
+
+
+# The geometry of the labels. An SVG scales with its box, so the charts' text is sized in viewBox units
+# in style.css, largest (FONT, COUNT_FONT) where the chart is narrowest; Label.box() is the room a label
+# takes at that size, in DejaVu Sans (the widest common sans-serif face). tests/test_browser_look.py
+# checks the same in the browser.
+
+CURVES = [(1, 1, 1), (2, 1, 2), (7, 3, 7), (10, 3, 5), (11, 0, 1), (46, 20, 46), (50, 49, 1), (51, 1, 51),
+          (200, 57, 10), (999, 5, 100), (1000, 1, 1), (12_345, 10, 1), (10**5, 99_990, 10**5), (10**6, 2, 1),
+          (999_999, 3, 9), (10**9, 2, 1), (10**12, 10**6, 10**12)]
+HISTOGRAMS = [[0.5], [0, 1], [0, 0, 0.05, 0.5, 1], [i / 164 for i in range(165)], [0.0] * 999 + [0.95] * 999,
+              [0.3] * 100_000, [i / 100_000 for i in range(100_001)]]
+DIFFERENCES = [[0.0], [1.0, -1.0], [0.004, -0.001], [0.2, -0.2, 0.0], [i / 1000 - 0.5 for i in range(1000)]]
+
+
+def every_chart():
+    yield from (curve_chart(calculate(*nck)) for nck in CURVES)
+    yield from (histogram_chart(rates) for rates in HISTOGRAMS)
+    yield from (difference_chart([f"t{i}" for i in range(len(d))], d, 1) for d in DIFFERENCES)
+
+
+def overlap(one, other):
+    return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]
+
+
+@pytest.mark.parametrize("chart", list(every_chart()), ids=lambda chart: type(chart).__name__)
+def test_labels_do_not_overlap_at_the_largest_size(chart):
+    boxes = [(label.text, label.box()) for label in chart.labels]
+    clashes = [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:] if overlap(box_a, box_b)]
+    assert clashes == []
+
+
+@pytest.mark.parametrize("chart", list(every_chart()), ids=lambda chart: type(chart).__name__)
+def test_labels_stay_inside_the_svg_at_the_largest_size(chart):
+    for label in chart.labels:
+        left, top, right, bottom = label.box()
+        assert left >= EDGE - 0.5 and right <= WIDTH - EDGE + 0.5, label
+        assert top >= 0 and bottom <= HEIGHT, label
+
+
+@pytest.mark.parametrize("chart", list(every_chart()), ids=lambda chart: type(chart).__name__)
+def test_y_labels_sit_left_of_the_plot_and_x_labels_under_it(chart):
+    left, top, right, bottom = chart.plot
+    assert all(tick.box()[2] < left and top <= tick.y <= bottom for tick in chart.y_ticks)
+    assert all(tick.box()[1] > bottom and left - 1 <= tick.x <= right + 1 for tick in getattr(chart, "x_ticks", []))
+    assert chart.axis_label.box()[1] > max([bottom, *(tick.box()[3] for tick in getattr(chart, "x_ticks", []))])
+
+
+def test_the_left_margin_grows_with_the_widest_y_label():
+    narrow, wide = histogram_chart([0.5] * 4), histogram_chart([0.5] * 40_000)
+    assert [tick.text for tick in wide.y_ticks][-1] == "40,000"
+    assert wide.plot[0] - narrow.plot[0] == pytest.approx(text_width("40,000") - text_width("4"), abs=1)
+
+
+@pytest.mark.parametrize("n, first, last", [(7, "1", "7"), (46, "1", "46"), (10**5, "1", "10,000"),
+                                             (10**12, "10⁰", "10¹²")])
+def test_curve_keeps_the_first_and_last_k_on_its_axis(n, first, last):
+    texts = [tick.text for tick in curve_chart(calculate(n, 1, 1)).x_ticks]
+    assert texts[0] == first and texts[-1] == last
+
+
+def test_curve_labels_at_the_ends_of_the_axis_turn_inwards():
+    ticks = curve_chart(calculate(10**12, 1, 1)).x_ticks
+    assert (ticks[0].anchor, ticks[1].anchor, ticks[-1].anchor) == ("start", "middle", "end")
+
+
+def test_histogram_axis_reads_0_to_100_with_broken_and_solid_at_the_ends():
+    chart = histogram_chart([0, 0.05, 0.55, 1])
+    assert [tick.text for tick in chart.x_ticks] == ["0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"]
+    bars = chart.bars
+    assert chart.x_ticks[0].x == pytest.approx(bars[0]["x"] + bars[0]["width"] / 2, abs=0.1)
+    assert chart.x_ticks[-1].x == pytest.approx(bars[-1]["x"] + bars[-1]["width"] / 2, abs=0.1)
+    # 10 is where the first of the ten inner bins ends and the second begins
+    assert bars[1]["x"] + bars[1]["width"] < chart.x_ticks[1].x < bars[2]["x"]
+    assert [bar["title"] for bar in (bars[0], bars[1], bars[-1])] == \
+        ["exactly 0% (broken): 1 problem", "0–10%: 1 problem", "exactly 100% (solid): 1 problem"]
+
+
+def test_histogram_counts_are_drawn_over_the_bars_when_they_fit():
+    chart = histogram_chart([0, 0, 0.5, 1])
+    counts = [(bar["count"].text if bar["count"] else None) for bar in chart.bars]
+    assert counts == ["2", *[None] * 5, "1", *[None] * 4, "1"]
+    assert all(bar["count"].box()[3] <= bar["y"] for bar in chart.bars if bar["count"])
+    assert chart.plot[1] >= COUNT_FONT  # room over the tallest bar for its count
+
+
+def test_histogram_counts_too_wide_for_their_bars_are_left_to_the_bars_titles():
+    chart = histogram_chart([0.0] * 10_000 + [0.5])
+    assert all(bar["count"] is None for bar in chart.bars)
+    assert chart.bars[0]["title"] == "exactly 0% (broken): 10,000 problems"
+
+
+@pytest.mark.parametrize("text, wider_than", [("100%", "10%"), ("10⁶", "10"), ("−0.5", "0.5"), ("1,000", "1000")])
+def test_text_width_grows_with_the_characters(text, wider_than):
+    assert text_width(text) > text_width(wider_than) > 0
+
+
+def test_a_label_box_follows_its_anchor_and_baseline():
+    label = Label(100, 50, "10", anchor="end", dy=0.5)
+    left, top, right, bottom = label.box()
+    assert right == 100 and left == pytest.approx(100 - text_width("10"))
+    assert top < 50 + 0.5 * FONT < bottom
