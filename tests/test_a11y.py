@@ -72,11 +72,11 @@ def test_axe_finds_no_violations_in_either_scheme(page, name):
     assert violations_in_both_schemes(page) == {"light": [], "dark": []}
 
 
-@pytest.mark.parametrize("theme", ["dark", "light"])
-def test_axe_finds_no_violations_in_the_embed_themed_over_the_readers_scheme(page, theme):
-    page.goto(f"/embed?n=10&c=3&k=5&theme={theme}")
-    expect(page.locator("#pass-at-k")).to_be_visible()
-    assert violations_in_both_schemes(page) == {"light": [], "dark": []}
+def test_axe_finds_no_violations_in_the_embed_themed_over_the_readers_scheme(page):
+    for theme in ("dark", "light"):
+        page.goto(f"/embed?n=10&c=3&k=5&theme={theme}")
+        expect(page.locator("#pass-at-k")).to_be_visible()
+        assert violations_in_both_schemes(page) == {"light": [], "dark": []}, theme
 
 
 FOCUS_RING = """element => {

@@ -136,17 +136,16 @@ def test_without_script_the_frame_keeps_its_height_and_the_embed_still_works(doc
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("scheme, theme", [("light", "dark"), ("dark", "light")])
-def test_the_embed_takes_the_theme_it_is_asked_for_over_the_readers(new_context, scheme, theme):
+def test_the_embed_takes_the_theme_it_is_asked_for_over_the_readers(page):
     """theme=dark in a light browser looks as the embed does in a dark one, and the other way round."""
-    colours = "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
-    asked = new_context(color_scheme=scheme).new_page()
-    asked.goto(f"/embed?n=10&c=3&k=5&theme={theme}")
-    system = new_context(color_scheme=theme).new_page()
-    system.goto("/embed?n=10&c=3&k=5")
-    auto = new_context(color_scheme=scheme).new_page()
-    auto.goto("/embed?n=10&c=3&k=5&theme=auto")
-    assert asked.evaluate(colours) == system.evaluate(colours) != auto.evaluate(colours)
+    def looks(scheme, query=""):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"/embed?n=10&c=3&k=5{query}")
+        return page.evaluate("[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]")
+    light, dark = looks("light"), looks("dark")
+    assert light != dark
+    assert looks("light", "&theme=dark") == dark and looks("dark", "&theme=light") == light
+    assert looks("dark", "&theme=auto") == dark and looks("light", "&theme=auto") == light
 
 
 @pytest.mark.browser
