@@ -5,6 +5,7 @@ tables and the rows the pages offer to copy hold the same text.
 """
 
 from passk import __version__
+from passk.display import decimal
 
 PAPER_HEADER = ["k", "pass@k (%)", "SE (%)", "95% interval (%)", "SE fixed (%)"]
 # What the benchmark page offers to copy: a row per k with its interval.
@@ -14,10 +15,18 @@ INTERVAL_COLUMNS = ("Suite", "k", "pass@k (%)", "95% interval (%)")
 def points(value):
     """A probability in percent with two decimals, as papers print pass@k; None when there is none.
 
-    >>> points(11 / 12), points(None)
-    ('91.67', None)
+    By the pages' rule (passk.display.decimal), a value the two decimals would hide keeps
+    three significant digits (ASCII, as LaTeX and Markdown take it as it is), and one just
+    below 1 is never printed as 100.00.
+
+    >>> points(11 / 12), points(None), points(1e-12), points(0.99999), points(1.0)
+    ('91.67', None, '1.00e-10', '99.999', '100.00')
     """
-    return None if value is None else f"{100 * value:.2f}"
+    if value is None:
+        return None
+    if value in (0, 1):
+        return f"{100 * value:.2f}"
+    return decimal(100 * value, 2, top=100, ascii=True) or "100.00"
 
 
 def suites(report):

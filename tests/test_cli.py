@@ -401,3 +401,13 @@ def test_text_table_uses_two_decimals_where_they_show_the_value(tmp_path, capsys
     assert main([write_results(tmp_path), "-k", "1,5"]) == 0
     header, rows = text_rows(capsys.readouterr().out)
     assert re.split(r"\s{2,}", rows[0].strip())[:3] == ["1", "26.67%", "3.33%"]
+
+
+def test_paper_tables_never_print_a_tiny_value_as_zero(tmp_path, capsys):
+    """pass@1 of one success in 10^6 samples per problem is 1e-4 %: 0.00 would be wrong; so would 100.00 for 1 - 1e-7."""
+    path = tmp_path / "counts.csv"
+    path.write_text("task_id,n,c\na,1000000,1\nb,1000000,1\n")
+    assert main([str(path), "-k", "1", "--markdown"]) == 0
+    assert "| 1 | 1.00e-04 |" in capsys.readouterr().out
+    from passk.paper import points
+    assert points(1 - 1e-7) == "99.99999" and points(0.0) == "0.00"
