@@ -71,17 +71,43 @@ def contrast(page, selector):
     return page.locator(selector).first.evaluate(CONTRAST)
 
 
+def resize(page, width):
+    """Make the window `width` px wide, and wait until the page's media queries see it (a resize
+    reaches innerWidth a moment before the styles that depend on it)."""
+    page.set_viewport_size({"width": width, "height": 800})
+    page.wait_for_function(f"matchMedia('(width: {width}px)').matches")
+
+
 def sideways_overflow(page):
     """How far the page is wider than the window, in CSS pixels (0 when it does not scroll sideways)."""
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def sticking_out(page):
+    """The first few elements whose right edge is past the window's, to say what widens the page."""
+    return page.evaluate("""() => [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 5).map((element) => `${element.tagName.toLowerCase()}#${element.id}.${element.getAttribute("class")}`
+                                    + ` to ${Math.round(element.getBoundingClientRect().right)} px`)""")
 
 
 @pytest.mark.parametrize("name", PAGES)
 def test_no_page_scrolls_sideways(page, name):
     show(page, name)
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 800})
-        assert sideways_overflow(page) <= 0, f"{width} px"
+        resize(page, width)
+        assert sideways_overflow(page) <= 0, (width, sticking_out(page))
+
+
+@pytest.mark.parametrize("name, table", [("calculator", "#k-table"), ("benchmark", "#results-table"),
+                                         ("compare", "#compare-table"), ("embed", "#k-table")])
+def test_result_tables_fit_a_phone_without_scrolling_in_their_box(page, name, table):
+    """Only the per-problem table, a long list of raw counts, may scroll sideways in its own box."""
+    show(page, name)
+    box = page.locator(".table-scroll").filter(has=page.locator(table))
+    for width in WIDTHS:
+        resize(page, width)
+        assert box.evaluate("(box) => box.scrollWidth - box.clientWidth") <= 0, f"{width} px"
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -147,7 +173,7 @@ def test_chart_labels_neither_overlap_nor_get_cut(page, chart):
     name, figure = CHARTS[chart]
     show(page, name)
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 800})
+        resize(page, width)
         expect(page.locator(f"{figure} svg")).to_be_visible()
         drawn = page.locator(figure).evaluate(LABEL_BOXES)
         labels, svg = drawn["labels"], drawn["svg"]
@@ -161,7 +187,7 @@ def test_chart_labels_neither_overlap_nor_get_cut(page, chart):
 def test_chart_text_is_large_enough_to_read(page):
     show(page, "benchmark")
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 800})
+        resize(page, width)
         heights = page.locator("#histogram svg .tick").evaluate_all(
             "(ticks) => ticks.map((tick) => tick.getBoundingClientRect().height)")
         assert min(heights) >= 10, f"{width} px"  # the line box of a 9 px font or larger
@@ -170,7 +196,7 @@ def test_chart_text_is_large_enough_to_read(page):
 @pytest.mark.parametrize("width", (390, 1280))
 @pytest.mark.parametrize("path", ["/benchmark", "/compare"])
 def test_file_inputs_and_selects_show_their_whole_text(page, path, width):
-    page.set_viewport_size({"width": width, "height": 800})
+    resize(page, width)
     page.goto(path)
     expect(page.locator("#suite")).to_be_visible()
     room = page.evaluate("""() => {
