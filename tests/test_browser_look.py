@@ -71,11 +71,20 @@ def contrast(page, selector):
     return page.locator(selector).first.evaluate(CONTRAST)
 
 
+# Resolves once the page's media queries see the window's new width (a resize reaches innerWidth a
+# moment before the styles that depend on it); a function, not a string, which the CSP would refuse.
+WIDTH_SEEN = """(width) => new Promise((resolve, reject) => {
+  const query = matchMedia(`(width: ${width}px)`);
+  if (query.matches) return resolve();
+  query.addEventListener("change", () => resolve(), {once: true});
+  setTimeout(() => reject(new Error(`the media queries never saw ${width} px`)), 5000);
+})"""
+
+
 def resize(page, width):
-    """Make the window `width` px wide, and wait until the page's media queries see it (a resize
-    reaches innerWidth a moment before the styles that depend on it)."""
+    """Make the window `width` px wide and wait until the page's styles follow."""
     page.set_viewport_size({"width": width, "height": 800})
-    page.wait_for_function(f"matchMedia('(width: {width}px)').matches")
+    page.evaluate(WIDTH_SEEN, width)
 
 
 def sideways_overflow(page):
