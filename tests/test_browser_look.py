@@ -9,7 +9,7 @@ form, navigation or buttons.
 """
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
 pytestmark = pytest.mark.browser
 
@@ -88,8 +88,25 @@ def resize(page, width):
 
 
 def sideways_overflow(page):
-    """How far the page is wider than the window, in CSS pixels (0 when it does not scroll sideways)."""
+    """How far the page is wider than the window, in CSS pixels (0 when it does not scroll sideways).
+
+    Waits up to 5 s for it to reach 0, as `expect` would: on a busy machine the layout can lag the resize.
+    """
+    try:
+        page.wait_for_function("() => document.documentElement.scrollWidth <= window.innerWidth", timeout=5000)
+    except PlaywrightTimeoutError:
+        pass
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def box_overflow(box):
+    """How far a scroll box's content is wider than the box, waiting up to 5 s for it to fit (see above)."""
+    try:
+        box.page.wait_for_function("(box) => box.scrollWidth <= box.clientWidth", arg=box.element_handle(),
+                                   timeout=5000)
+    except PlaywrightTimeoutError:
+        pass
+    return box.evaluate("(box) => box.scrollWidth - box.clientWidth")
 
 
 def sticking_out(page):
@@ -116,7 +133,7 @@ def test_result_tables_fit_a_phone_without_scrolling_in_their_box(page, name, ta
     box = page.locator(".table-scroll").filter(has=page.locator(table))
     for width in WIDTHS:
         resize(page, width)
-        assert box.evaluate("(box) => box.scrollWidth - box.clientWidth") <= 0, f"{width} px"
+        assert box_overflow(box) <= 0, f"{width} px"
 
 
 @pytest.mark.parametrize("name", PAGES)

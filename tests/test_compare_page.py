@@ -108,3 +108,13 @@ def test_a_suite_chosen_for_runs_that_are_not_evalplus_is_warned_about(client):
 def test_mode_switch_links_the_compare_page(client):
     html = client.get("/compare").get_data(as_text=True)
     assert 'aria-current="page">Compare' in html and 'id="compare-form"' in html
+
+
+def test_two_pasted_problems_are_not_certainty(client):
+    """Issue 9's example: 10 3 / 10 5 against 10 4 / 10 6 once showed SE 0.00 pts, one-point interval and p-value 0."""
+    response = client.post("/compare", data={"text_a": "10 3\n10 5\n", "text_b": "10 4\n10 6\n", "k": "1"})
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert "no spread between problems" in html and "−10.00 to −10.00" not in html
+    assert re.search(r"0\.500\s*<span class=\"sub\">exact</span>", html)
+    assert "Too few problems for any conclusion: with 2 paired problems" in html
