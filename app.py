@@ -16,7 +16,7 @@ from werkzeug.security import safe_join
 from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
-from passk.charts import curve_chart, difference_chart, histogram_chart
+from passk.charts import curve_chart, difference_chart, histogram_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
                           report_from_carried, report_from_download, report_from_files, report_from_share)
@@ -405,6 +405,7 @@ def _benchmark_page(form, report=None, error=None):
         "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS, format_names=FORMAT_NAMES,
         carried=_carried_fields(form, report),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
+        k_curve=report and k_curve_chart(report.summary),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
         share_url=share_url, packed=report and report.packed[report.suite or ""],
         rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT,

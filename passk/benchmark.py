@@ -24,7 +24,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from passk.display import plural
+from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile, t_two_sided_p
 
@@ -47,11 +47,15 @@ class KResult:
     ci95: tuple[float, float] | None
     se_fixed: float | None
     reason: str | None
+    pass_hat: "KResult | None" = None   # the same row for pass^k (all k samples pass), when computed
 
     def to_json(self):
+        hat = self.pass_hat or KResult(self.k, None, None, None, None, None)
         return {"k": self.k, "pass_at_k": self.pass_at_k, "se": self.se,
                 "ci95": list(self.ci95) if self.ci95 else None,
-                "se_fixed": self.se_fixed, "reason": self.reason}
+                "se_fixed": self.se_fixed, "reason": self.reason,
+                "pass_hat_k": hat.pass_at_k, "pass_hat_k_se": hat.se,
+                "pass_hat_k_ci95": list(hat.ci95) if hat.ci95 else None, "pass_hat_k_se_fixed": hat.se_fixed}
 
 
 @dataclass
@@ -68,10 +72,12 @@ class Summary:
     flaky: int
     solid: int
     warnings: list[str]
+    per_problem_pass_hat_k: dict = field(default_factory=dict)   # k -> float array of pass^k, nan where n_i < k
+    retries: dict | None = None   # what retries buy: see retries()
 
     @cached_property
     def per_problem(self):
-        """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}}], built on first use."""
+        """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}, "pass_hat_k": {...}}]."""
         return self.per_problem_rows()
 
     def per_problem_rows(self, stop=None, start=0):
@@ -79,8 +85,11 @@ class Summary:
         shown = self.problems[start:stop]
         columns = {str(k): _floats_or_none(values[start:start + len(shown)])
                    for k, values in self.per_problem_pass_at_k.items()}
+        hats = {str(k): _floats_or_none(values[start:start + len(shown)])
+                for k, values in self.per_problem_pass_hat_k.items()}
         return [{"task_id": problem.task_id, "n": problem.n, "c": problem.c, "status": status(problem.n, problem.c),
-                 "pass_at_k": {k: column[i] for k, column in columns.items()}}
+                 "pass_at_k": {k: column[i] for k, column in columns.items()},
+                 "pass_hat_k": {k: column[i] for k, column in hats.items()}}
                 for i, problem in enumerate(shown)]
 
     def to_json(self, format_name, per_problem=True):
@@ -89,7 +98,8 @@ class Summary:
                 "results": [row.to_json() for row in self.results],
                 "per_problem": self.per_problem if per_problem else [], "warnings": list(self.warnings),
                 "samples": self.samples, "min_n": self.min_n, "max_n": self.max_n,
-                "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid}}
+                "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid},
+                "retries": self.retries}
 
 
 def status(n, c):
@@ -106,17 +116,46 @@ def summarize(problems, ks=DEFAULT_KS, warnings=()):
     ks = _checked_ks(ks)
     samples, correct = _counts(problems)
     pairs = _DistinctPairs.of(samples, correct)
-    results, per_problem = [], {}
+    # pass^k is pass@k's miss chance with passes and failures swapped: C(c, k)/C(n, k).
+    swapped = _DistinctPairs(pairs.samples, pairs.samples - pairs.correct, pairs.weights, pairs.where)
+    results, per_problem, per_problem_hat = [], {}, {}
     for k in ks:
         pair_values = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)
-        per_problem[k] = pair_values[pairs.where]
-        results.append(_k_result(problems, samples, pairs, pair_values, k))
+        hat_values = _pass_hat_k_where_defined(pairs.samples, pairs.correct, k)
+        per_problem[k], per_problem_hat[k] = pair_values[pairs.where], hat_values[pairs.where]
+        result = _k_result(problems, samples, pairs, pair_values, k)
+        if result.pass_at_k is not None:
+            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k)
+        results.append(result)
+    broken = int(np.count_nonzero(correct == 0))
+    flaky = int(np.count_nonzero((correct > 0) & (correct < samples)))
     return Summary(
         problems=problems, ks=ks, results=results, per_problem_pass_at_k=per_problem,
+        per_problem_pass_hat_k=per_problem_hat, retries=retries(results, float(np.mean(correct / samples)), flaky, broken),
         samples=int(samples.sum()), min_n=int(samples.min()), max_n=int(samples.max()),
-        broken=int(np.count_nonzero(correct == 0)), solid=int(np.count_nonzero(correct == samples)),
-        flaky=int(np.count_nonzero((correct > 0) & (correct < samples))),
+        broken=broken, solid=int(np.count_nonzero(correct == samples)), flaky=flaky,
         warnings=list(warnings) + _misuse_warnings(samples))
+
+
+def retries(results, pass_at_1, flaky, broken):
+    """What drawing k samples instead of one adds: per defined k, pass@k - pass@1 in points, and a sentence.
+
+    Broken (c = 0) and solid (c = n) problems have pass@k = pass@1 for every k,
+    so all of the gain comes from the flaky problems (0 < c < n).
+    """
+    gains = [{"k": row.k, "points": 100 * (row.pass_at_k - pass_at_1)} for row in results if row.pass_at_k is not None]
+    largest = max((gain for gain in gains if gain["k"] > 1), key=lambda gain: gain["k"], default=None)
+    helpless = (f"{plural(broken, 'problem')} never {agree(broken, 'passes', 'pass')} and no retry helps "
+                f"{agree(broken, 'it', 'them')}." if broken else "no problem is broken (c = 0).")
+    if largest is None:
+        sentence = None
+    elif not flaky:
+        sentence = (f"Retries add nothing from pass@1 to pass@{largest['k']:,}: no problem is flaky "
+                    f"(0 < c < n), and only flaky problems gain from more tries; {helpless}")
+    else:
+        sentence = (f"Retries add {largest['points']:.1f} points from pass@1 to pass@{largest['k']:,}, all from "
+                    f"the {plural(flaky, 'flaky problem')}; {helpless}")
+    return {"pass_at_1": pass_at_1, "gains": gains, "from_flaky": flaky, "broken": broken, "sentence": sentence}
 
 
 def _k_result(problems, samples, pairs, pair_values, k):
@@ -126,15 +165,48 @@ def _k_result(problems, samples, pairs, pair_values, k):
         return KResult(k, None, None, None, None,
                        f"pass@{k} is undefined: {_how_many_have(short, problems)} fewer than {k:,} "
                        f"samples ({_named(short, problems)}), and every problem needs n ≥ {k:,}.")
-    count = len(problems)
+    mean, se, ci95 = _mean_se_interval(pairs, pair_values, len(problems))
+    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k)
+    return KResult(k, mean, se, ci95, se_fixed, reason)
+
+
+def _mean_se_interval(pairs, pair_values, count):
+    """The mean over the count problems, s / sqrt(P) and the 95% t interval (None, None below two problems)."""
     mean = float(np.sum(pairs.weights * pair_values) / count)
     se = ci95 = None
     if count >= 2:
         variance = np.sum(pairs.weights * (pair_values - mean) ** 2) / (count - 1)
         se = float(np.sqrt(variance / count))
         ci95 = _interval(mean, se, count - 1, low=0.0, high=1.0)
-    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k)
-    return KResult(k, mean, se, ci95, se_fixed, reason)
+    return mean, se, ci95
+
+
+@dataclass
+class KCurve:
+    """pass@k and pass^k of a benchmark at many k, each with its 95% interval (None with one problem)."""
+    ks: list
+    pass_at_k: list
+    pass_at_k_ci95: list
+    pass_hat_k: list
+    pass_hat_k_ci95: list
+
+
+def curve_over_k(problems, ks):
+    """The means and t intervals of pass@k and pass^k at each k (every n_i >= k), without the fixed SE."""
+    problems = list(problems)
+    samples, correct = _counts(problems)
+    if any(k > samples.min() for k in ks):
+        raise ValueError(f"The curve over k needs every k at most the smallest n ({int(samples.min()):,}).")
+    pairs = _DistinctPairs.of(samples, correct)
+    curve = KCurve(list(ks), [], [], [], [])
+    for k in ks:
+        for means, intervals, values in (
+                (curve.pass_at_k, curve.pass_at_k_ci95, _pass_at_k_where_defined(pairs.samples, pairs.correct, k)),
+                (curve.pass_hat_k, curve.pass_hat_k_ci95, _pass_hat_k_where_defined(pairs.samples, pairs.correct, k))):
+            mean, _, ci95 = _mean_se_interval(pairs, values, len(problems))
+            means.append(mean)
+            intervals.append(ci95)
+    return curve
 
 
 def _fixed_benchmark_se(problems, samples, pairs, k):
@@ -247,6 +319,28 @@ def _pass_at_k_where_defined(samples, correct, k):
     defined = samples >= k
     if defined.any():
         values[defined] = _in_chunks(estimate_pass_at_k, samples[defined], correct[defined], k)
+    return values
+
+
+def _pass_hat_k_where_defined(samples, correct, k):
+    """pass^k = C(c, k)/C(n, k) per entry (1 - pass@k with c and n - c swapped, kept exact when small), nan where n < k."""
+    values = np.full(samples.shape, np.nan)
+    defined = samples >= k
+    if defined.any():
+        values[defined] = _in_chunks(_pass_hat_k, samples[defined], correct[defined], k)
+    return values
+
+
+def _pass_hat_k(samples, correct, k):
+    """C(c, k)/C(n, k) for int arrays with n >= k, from the logs so that tiny values keep their digits."""
+    values = np.zeros(samples.shape)
+    values[correct == samples] = 1.0
+    middle = (correct >= k) & (correct < samples)
+    if middle.any():
+        n, c = samples[middle], correct[middle]
+        values[middle] = np.exp(log_complement(n, n - c, k))
+    single = middle & (k == 1)
+    values[single] = correct[single] / samples[single]   # pass^1 = pass@1 = c/n, correctly rounded
     return values
 
 

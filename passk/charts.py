@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from passk import estimator
+from passk import benchmark, estimator
 from passk.display import agree, axis_ticks, percent, plural
 
 WIDTH, HEIGHT = 640, 300
@@ -212,6 +212,102 @@ def _curve_description(n, c, k):
     reach = n - c + 1  # from this k on every draw holds a pass
     return (f"pass@k rises from {percent(c / n)} at k = 1 to 100% at k = {reach:,} and stays there; "
             f"the marked point is k = {k:,}.")
+
+
+@dataclass
+class KCurveChart:
+    """A benchmark's pass@k and pass^k against k from 1 to the smallest n, each in its 95% band."""
+
+    width: int
+    height: int
+    lines: list            # dicts: name, css, band_css, path, band (a closed path, or None with one problem)
+    markers: list          # dicts: x, y, css, title: the chosen ks on both lines
+    points: list           # (k, pass@k, its ci95, pass^k, its ci95) drawn, for the tests and the text
+    x_ticks: list
+    y_ticks: list
+    axis_label: Label
+    log_x: bool
+    plot: tuple
+    description: str
+
+    @property
+    def labels(self):
+        return [*self.y_ticks, *self.x_ticks, self.axis_label]
+
+
+K_CURVE_POINTS = 60     # ks computed for the benchmark's curve over k: each costs a pass over the distinct (n, c)
+
+
+def _benchmark_ks_to_draw(n, chosen):
+    """Every k up to n when n is small, else K_CURVE_POINTS log-spaced ones; with the chosen ks up to n."""
+    if n <= K_CURVE_POINTS:
+        ks = np.arange(1, n + 1)
+    else:
+        ks = np.unique((float(n) ** (np.arange(K_CURVE_POINTS) / (K_CURVE_POINTS - 1))).round().astype(np.int64))
+    return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
+
+
+def k_curve_chart(summary):
+    """pass@k (blue) and pass^k (orange, dashed) for k = 1..min n with 95% bands; None when min n is 1."""
+    n = summary.min_n
+    if n < 2:
+        return None
+    ks = _benchmark_ks_to_draw(n, summary.ks)
+    curve = benchmark.curve_over_k(summary.problems, ks.tolist())
+    log_x = n > 50
+    y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
+    left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)
+    plot = (left, top, right, bottom)
+
+    def x_of(values):
+        share = np.log(values) / math.log(n) if log_x else (np.asarray(values) - 1) / (n - 1)
+        return left + (right - left) * share
+
+    def y_of(values):
+        return bottom - (bottom - top) * np.asarray(values, dtype=float)
+
+    xs = x_of(ks)
+    lines, markers = [], []
+    for name, css, band_css, values, intervals in (
+            ("pass@k", "curve", "band-pass-at-k", curve.pass_at_k, curve.pass_at_k_ci95),
+            ("pass^k", "curve-biased", "band-pass-hat-k", curve.pass_hat_k, curve.pass_hat_k_ci95)):
+        band = None
+        if intervals[0] is not None:
+            low, high = np.array(intervals).T
+            band = _path(np.concatenate([xs, xs[::-1]]), y_of(np.concatenate([high, low[::-1]]))) + " Z"
+        lines.append({"name": name, "css": css, "band_css": band_css, "path": _path(xs, y_of(values)), "band": band})
+        for k in summary.ks:
+            if k <= n:
+                i = int(np.searchsorted(ks, k))
+                markers.append({"x": round(float(xs[i]), 1), "y": round(float(y_of(values[i])), 1), "css": css,
+                                "title": _point_text(name.replace("k", f"{k:,}"), values[i], intervals[i])})
+    points = list(zip(ks.tolist(), curve.pass_at_k, curve.pass_at_k_ci95, curve.pass_hat_k, curve.pass_hat_k_ci95))
+    return KCurveChart(
+        width=WIDTH, height=HEIGHT, lines=lines, markers=markers, points=points,
+        x_ticks=_x_ticks(n, log_x, x_of, plot),
+        y_ticks=_y_labels([(round(float(y_of(t / 100)), 1), text) for t, text in zip((0, 25, 50, 75, 100), y_texts)],
+                          left),
+        axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")),
+        log_x=log_x, plot=plot,
+        description=_k_curve_description(summary, points))
+
+
+def _point_text(name, value, interval):
+    """'pass@10: 45.00% (95% interval 40.00% – 50.00%)'."""
+    within = f" (95% interval {percent(interval[0])} – {percent(interval[1])})" if interval else ""
+    return f"{name}: {percent(value)}{within}"
+
+
+def _k_curve_description(summary, points):
+    """Both curves from k = 1 to the smallest n, then each chosen k's values with their intervals."""
+    first, last = points[0], points[-1]
+    chosen = [point for point in points if point[0] in summary.ks]
+    at_chosen = "; ".join(f"{_point_text(f'pass@{k:,}', at, at_ci)}, {_point_text(f'pass^{k:,}', hat, hat_ci)}"
+                          for k, at, at_ci, hat, hat_ci in chosen)
+    return (f"Over the {plural(len(summary.problems), 'problem')}, pass@k rises from {percent(first[1])} at k = 1 "
+            f"to {percent(last[1])} at k = {last[0]:,}, and pass^k, all k samples passing, falls from "
+            f"{percent(first[3])} to {percent(last[3])}; each in its 95% band. "
+            + (f"At the chosen k: {at_chosen}." if at_chosen else ""))
 
 
 @dataclass

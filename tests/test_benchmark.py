@@ -302,11 +302,13 @@ def test_benchmark_json_has_the_api_shape():
     assert (body["problems"], body["format"]) == (2, "csv")
     assert body["warnings"][0] == "w"
     defined, undefined = body["results"]
-    assert set(defined) == {"k", "pass_at_k", "se", "ci95", "se_fixed", "reason"}
+    assert set(defined) == {"k", "pass_at_k", "se", "ci95", "se_fixed", "reason",
+                            "pass_hat_k", "pass_hat_k_se", "pass_hat_k_ci95", "pass_hat_k_se_fixed"}
     assert isinstance(defined["ci95"], list) and len(defined["ci95"]) == 2
     assert undefined["pass_at_k"] is None and undefined["ci95"] is None and undefined["reason"]
     assert body["per_problem"][1] == {"task_id": "b", "n": 3, "c": 1, "status": "flaky",
-                                      "pass_at_k": {"1": pytest.approx(1 / 3), "5": None}}
+                                      "pass_at_k": {"1": pytest.approx(1 / 3), "5": None},
+                                      "pass_hat_k": {"1": pytest.approx(1 / 3), "5": None}}
     assert (body["samples"], body["min_n"], body["max_n"]) == (13, 3, 10)
     assert body["status"] == {"broken": 0, "flaky": 2, "solid": 0}
 
@@ -504,3 +506,103 @@ def test_compare_json_has_the_api_shape():
 def test_compare_refuses_runs_that_cannot_be_paired(run_a, run_b, message):
     with pytest.raises(ValueError, match=message):
         compare(run_a, run_b)
+
+
+# --- pass^k: all k samples pass (Yao et al. 2024, arXiv:2406.12045) ------------------------------
+
+def exact_pass_hat_k(n, c, k):
+    return Fraction(math.comb(c, k), math.comb(n, k))
+
+
+def exact_pass_hat_variance(n, c, k):
+    """B(k)^2 - B(2k), B(j) = C(c, j)/C(n, j): pass@k's V with passes and failures swapped."""
+    return exact_pass_hat_k(n, c, k) ** 2 - exact_pass_hat_k(n, c, 2 * k)
+
+
+@settings(max_examples=150, deadline=None)
+@given(benchmarks())
+def test_pass_hat_k_is_the_mean_of_exact_per_problem_values_with_the_same_error_bars(benchmark):
+    counts, ks = benchmark
+    summary = summarize(make_problems(counts), ks)
+    for k in summary.ks:
+        row = result_for(summary, k)
+        for problem, (n, c) in zip(summary.per_problem, counts):
+            value = problem["pass_hat_k"][str(k)]
+            assert value is None if n < k else relative_error(value, exact_pass_hat_k(n, c, k)) <= 1e-13
+        if row.pass_at_k is None:
+            assert row.pass_hat is None and row.to_json()["pass_hat_k"] is None
+            continue
+        hat = row.pass_hat
+        values = [exact_pass_hat_k(n, c, k) for n, c in counts]
+        assert relative_error(hat.pass_at_k, sum(values) / len(values)) <= 1e-13
+        if len(counts) >= 2:
+            se = statistics.stdev(map(float, values)) / math.sqrt(len(values))
+            assert hat.se == pytest.approx(se, rel=1e-10, abs=1e-15)
+            half_width = t_quantile(0.975, len(values) - 1) * se
+            mean = float(sum(values) / len(values))
+            assert hat.ci95 == pytest.approx((max(0.0, mean - half_width), min(1.0, mean + half_width)),
+                                             rel=1e-10, abs=1e-14)
+        if all(n >= 2 * k for n, _ in counts):
+            exact = math.sqrt(sum(exact_pass_hat_variance(n, c, k) for n, c in counts)) / len(counts)
+            assert hat.se_fixed == pytest.approx(exact, rel=1e-9, abs=1e-15)
+        else:
+            assert hat.se_fixed is None
+        body = row.to_json()
+        assert (body["pass_hat_k"], body["pass_hat_k_se"], body["pass_hat_k_se_fixed"]) == (hat.pass_at_k, hat.se,
+                                                                                            hat.se_fixed)
+        assert body["pass_hat_k_ci95"] == (list(hat.ci95) if hat.ci95 else None)
+
+
+@pytest.mark.parametrize("n, c, k", [(4, 2, 1), (6, 4, 2), (7, 5, 3), (8, 8, 2), (8, 0, 3)])
+def test_pass_hat_k_variance_estimate_is_unbiased_under_binomial_sampling(n, c, k):
+    """E[B(k)^2 - B(2k)] = Var B(k) exactly, c ~ Binomial(n, p), at p = 1/3 and 3/4 (c only names the case)."""
+    for p in (Fraction(1, 3), Fraction(3, 4)):
+        chance = [math.comb(n, j) * p**j * (1 - p)**(n - j) for j in range(n + 1)]
+        mean = sum(w * exact_pass_hat_k(n, j, k) for j, w in enumerate(chance))
+        assert mean == p**k
+        variance = sum(w * exact_pass_hat_k(n, j, k) ** 2 for j, w in enumerate(chance)) - mean**2
+        assert sum(w * exact_pass_hat_variance(n, j, k) for j, w in enumerate(chance)) == variance
+
+
+@settings(max_examples=150, deadline=None)
+@given(benchmarks())
+def test_pass_hat_k_is_at_most_pass_at_1_which_is_at_most_pass_at_k_and_falls_with_k(benchmark):
+    counts, _ = benchmark
+    ks = list(range(1, min(n for n, _ in counts) + 1))[:20]
+    summary = summarize(make_problems(counts), ks)
+    pass_at_1 = result_for(summary, 1).pass_at_k
+    assert result_for(summary, 1).pass_hat.pass_at_k == pass_at_1
+    hats = [row.pass_hat.pass_at_k for row in summary.results]
+    assert all(later <= earlier * (1 + 1e-13) for earlier, later in zip(hats, hats[1:]))
+    for row in summary.results:
+        assert row.pass_hat.pass_at_k <= pass_at_1 * (1 + 1e-13) and pass_at_1 <= row.pass_at_k * (1 + 1e-13)
+
+
+def test_pass_hat_k_keeps_its_digits_when_tiny_and_at_huge_n():
+    summary = summarize([Problem("a", 10**6, 10**6 - 1), Problem("b", 200, 3)], ks=[3, 1000])
+    assert relative_error(summary.per_problem[1]["pass_hat_k"]["3"], exact_pass_hat_k(200, 3, 3)) <= 1e-13
+    assert summary.per_problem[0]["pass_hat_k"]["1000"] == pytest.approx(1 - 1000 / 10**6, rel=1e-12)
+
+
+# --- what retries buy ----------------------------------------------------------------------------
+
+def test_retries_say_how_many_points_all_from_the_flaky_problems_and_who_never_passes():
+    counts = [(10, 3), (10, 0), (10, 10), (10, 7), (10, 0)]
+    summary = summarize(make_problems(counts), ks=[1, 5, 10])
+    retries = summary.to_json("x")["retries"]
+    gains = {gain["k"]: gain["points"] for gain in retries["gains"]}
+    pass_at_1 = sum(Fraction(c, n) for n, c in counts) / len(counts)
+    assert gains[1] == 0.0
+    assert gains[10] == pytest.approx(float(100 * (Fraction(3, 5) - pass_at_1)), rel=1e-12)
+    flaky_gain = sum(exact_pass_at_k(n, c, 5) - Fraction(c, n) for n, c in counts if 0 < c < n) / len(counts)
+    assert gains[5] == pytest.approx(float(100 * flaky_gain), rel=1e-12)
+    assert (retries["from_flaky"], retries["broken"]) == (2, 2)
+    assert retries["sentence"] == ("Retries add 20.0 points from pass@1 to pass@10, all from the 2 flaky problems; "
+                                   "2 problems never pass and no retry helps them.")
+
+
+def test_retries_without_flaky_problems_add_nothing_and_with_k_1_alone_say_nothing():
+    assert summarize(make_problems([(5, 0), (5, 5)]), ks=[1, 3]).retries["sentence"] == (
+        "Retries add nothing from pass@1 to pass@3: no problem is flaky (0 < c < n), and only flaky problems "
+        "gain from more tries; 1 problem never passes and no retry helps it.")
+    assert summarize(make_problems([(5, 2)]), ks=[1]).retries["sentence"] is None

@@ -382,3 +382,16 @@ def test_the_api_combines_repeated_file_fields(client):
     assert body["problems"] == 2 and body["results"][0]["pass_at_k"] == 0.5
     assert body["combined"].startswith(f"{len(HUMANEVAL_LINES)} files combined into one run of 2 problems")
     assert body["source"] == "human-eval (openai/human-eval) evaluate_functional_correctness"
+
+
+def test_page_gives_pass_hat_k_beside_pass_at_k_what_retries_buy_and_the_curve_over_k(client):
+    html = client.post("/benchmark", data={"text": "10 3\n10 0\n10 10\n10 7\n", "k": "1, 5"}).get_data(as_text=True)
+    exact = (Fraction(comb(3, 5), comb(10, 5)) + 0 + 1 + Fraction(comb(7, 5), comb(10, 5))) / 4
+    assert result_cells(html, "pass-hat-table") == {1: "50.00%", 5: percent(float(exact))}
+    assert ('<p class="sentence" id="retries">Retries add 22.9 points from pass@1 to pass@5, all from the '
+            '2 flaky problems; 1 problem never passes and no retry helps it.</p>') in html
+    figure = html[html.index('id="k-curve"'):html.index("</figure>", html.index('id="k-curve"'))]
+    assert 'role="img" aria-labelledby="k-curve-title k-curve-desc"' in figure
+    assert html.index('id="pass-hat-table"') < html.index('id="k-curve"') < html.index('id="histogram"')
+    assert figure.count('class="band-pass-at-k"') == figure.count('class="band-pass-hat-k"') == 1
+    assert f"pass^5: {percent(float(exact))}" in unescape(figure)

@@ -7,7 +7,9 @@ import pytest
 
 from passk.calculator import calculate
 from passk.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDTH, Label, _path,
-                          curve_chart, difference_chart, histogram_chart, rate_bins, text_width)
+                          curve_chart, difference_chart, histogram_chart, k_curve_chart, rate_bins, text_width)
+from passk.benchmark import summarize
+from passk.formats import Problem
 from passk.estimator import pass_at_k_for_ks
 
 
@@ -120,6 +122,9 @@ CURVES = [(1, 1, 1), (2, 1, 2), (7, 3, 7), (10, 3, 5), (11, 0, 1), (46, 20, 46),
           (999_999, 3, 9), (10**9, 2, 1), (10**12, 10**6, 10**12)]
 HISTOGRAMS = [[0.5], [0, 1], [0, 0, 0.05, 0.5, 1], [i / 164 for i in range(165)], [0.0] * 999 + [0.95] * 999,
               [0.3] * 100_000, [i / 100_000 for i in range(100_001)]]
+K_CURVES = [([(2, 1)], [1, 2]), ([(10, 3), (10, 0), (10, 10), (10, 7)], [1, 5]),
+            ([(200, 57), (200, 0), (200, 200), (250, 3)], [1, 10, 100]), ([(10**6, 5), (10**6, 999_000)], [1, 1000]),
+            ([(10**12, 10**6), (10**12, 1)], [1, 7])]
 DIFFERENCES = [[0.0], [1.0, -1.0], [0.004, -0.001], [0.2, -0.2, 0.0], [i / 1000 - 0.5 for i in range(1000)]]
 
 
@@ -127,6 +132,11 @@ def every_chart():
     yield from (curve_chart(calculate(*nck)) for nck in CURVES)
     yield from (histogram_chart(rates) for rates in HISTOGRAMS)
     yield from (difference_chart([f"t{i}" for i in range(len(d))], d, 1) for d in DIFFERENCES)
+    yield from (k_curve_chart(benchmark_of(counts, ks)) for counts, ks in K_CURVES)
+
+
+def benchmark_of(counts, ks):
+    return summarize([Problem(f"t{i}", n, c) for i, (n, c) in enumerate(counts)], ks)
 
 
 def overlap(one, other):
@@ -210,3 +220,50 @@ def test_a_label_box_follows_its_anchor_and_baseline():
     left, top, right, bottom = label.box()
     assert right == 100 and left == pytest.approx(100 - text_width("10"))
     assert top < 50 + 0.5 * FONT < bottom
+
+
+# --- pass@k and pass^k of a benchmark against k (issue 9 §5) -------------------------------------
+
+def bands(chart):
+    """{name: (line points, band points)} of the k-curve chart."""
+    return {line["name"]: (points(line["path"]), points(line["band"] or "")) for line in chart.lines}
+
+
+@pytest.mark.parametrize("counts, ks", K_CURVES)
+def test_k_curve_bands_contain_their_lines_and_pass_hat_k_stays_under_pass_at_k(counts, ks):
+    chart = k_curve_chart(benchmark_of(counts, ks))
+    drawn = bands(chart)
+    for name, (line, band) in drawn.items():
+        if len(counts) < 2:
+            assert band == []
+            continue
+        upper, lower = band[:len(line)], band[len(line):][::-1]
+        assert [x for x, _ in upper] == [x for x, _ in line] == [x for x, _ in lower]
+        assert all(high <= y + 0.1 and y <= low + 0.1 for (_, y), (_, high), (_, low) in zip(line, upper, lower))
+    at, hat = drawn["pass@k"][0], drawn["pass^k"][0]
+    assert all(y_at <= y_hat + 0.1 for (_, y_at), (_, y_hat) in zip(at, hat))   # higher on the page is larger
+    for k, pass_at_k, ci, pass_hat_k, hat_ci in chart.points:
+        assert pass_hat_k <= pass_at_k * (1 + 1e-13)
+        if ci:
+            assert ci[0] <= pass_at_k <= ci[1] and hat_ci[0] <= pass_hat_k <= hat_ci[1]
+
+
+def test_k_curve_draws_every_k_to_the_smallest_n_when_few_and_marks_the_chosen_ones():
+    chart = k_curve_chart(benchmark_of([(12, 5), (10, 2)], [1, 3, 20]))
+    assert [point[0] for point in chart.points] == list(range(1, 11)) and not chart.log_x
+    assert [marker["title"].split(":")[0] for marker in chart.markers] == ["pass@1", "pass@3", "pass^1", "pass^3"]
+    assert "pass@3: " in chart.description and "pass^3: " in chart.description
+
+
+def test_k_curve_of_large_n_samples_at_most_60_log_spaced_ks_plus_the_chosen_and_reads_the_summary():
+    summary = benchmark_of([(10**6, 5), (10**6, 999_000), (500_000, 250_000)], [1, 777])
+    chart = k_curve_chart(summary)
+    ks = [point[0] for point in chart.points]
+    assert chart.log_x and ks[0] == 1 and ks[-1] == 500_000 and 777 in ks and len(ks) <= 61
+    row = next(row for row in summary.results if row.k == 777)
+    point = chart.points[ks.index(777)]
+    assert point[1:] == (row.pass_at_k, row.ci95, row.pass_hat.pass_at_k, row.pass_hat.ci95)
+
+
+def test_k_curve_is_left_out_when_every_problem_has_one_sample():
+    assert k_curve_chart(benchmark_of([(1, 1), (1, 0)], [1])) is None
