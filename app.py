@@ -19,7 +19,8 @@ from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, r
 from passk.charts import curve_chart, difference_chart, histogram_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
-                          report_from_carried, report_from_download, report_from_files, report_from_share)
+                          rank_uploads, report_from_carried, report_from_download, report_from_files,
+                          report_from_share)
 from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
@@ -188,6 +189,12 @@ def create_app(config=None):
 
     @app.post("/api/v1/compare")
     def api_compare():
+        if "run" in request.files:   # several runs, each its own file: ranked (passk.ranking)
+            try:
+                ranking, formats = _ranking_from_request(_compare_form(request.form))
+            except INPUT_ERRORS as error:
+                return jsonify(error=_api_sentence(error)), 400
+            return jsonify(ranking.to_json(formats))
         try:
             comparison, _ = _comparison_from_request(_compare_form(request.form), (None, "a"), (None, "b"),
                                                      API_NO_RUN)
@@ -341,6 +348,14 @@ def _comparison_from_request(form, fields_a, fields_b, empty_message):
     open_b, name_b = _opener(form, *fields_b, empty_message.format("B"))
     return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
                            (name_a, name_b), limited=True, suite_chosen=bool(form["suite"]))
+
+
+def _ranking_from_request(form):
+    """Rank the request's "run" files, each one run, named by its "name" field (in order) or its file name."""
+    uploads = request.files.getlist("run")
+    files = [(upload.filename or None, _reopener(upload)) for upload in uploads]
+    return rank_uploads(files, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+                        names=request.form.getlist("name"), limited=True, suite_chosen=bool(form["suite"]))
 
 
 def _compare_page(form, comparison=None, formats=None, error=None):

@@ -17,8 +17,10 @@ from functools import cached_property
 
 from passk.benchmark import compare, summarize
 from passk.calculator import printable
-from passk.formats import FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, FormatError, Problem, by_position, read_files, source_of
+from passk.formats import (FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
+                           read_files, source_of)
 from passk.limits import MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, check_cells
+from passk.ranking import distinct_names, rank_runs
 from passk.sharing import decode_counts, encode_counts
 
 NO_INPUT = "Paste results into the box or choose a file to upload; both are empty."
@@ -291,3 +293,35 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
     if suite_chosen and ignored:
         comparison.warnings.append(suite_ignored(ignored))
     return comparison, [run.format for run in runs]
+
+
+def rank_uploads(files, ks, fmt=None, suite="plus", names=(), limited=False, suite_chosen=False):
+    """Read several runs, [(file name or None, open())] each a whole run, and rank them (passk.ranking).
+
+    names: a name per run, in the same order; a run without one is named after its file, else "run i".
+    Returns (Ranking, [format of each run]).
+    """
+    names = list(names) + [None] * (len(files) - len(names))
+    labels = distinct_names([printable(name or filename, SOURCE_NAME_LIMIT) if name or filename else None
+                             for name, (filename, _) in zip(names, files)])
+    runs = []
+    for label, (filename, open_source) in zip(labels, files):
+        try:
+            runs.append(read_files([(filename, open_source())], fmt=fmt, suite=suite, **_bounds(limited)))
+        except EmptyInput:
+            raise FormatError(f"Run {label} is empty: no problems were found in it.") from None
+        except ValueError as error:
+            raise type(error)(f"Run {label}: {error}") from None
+    if limited:
+        check_cells(sum(len(run.problems) for run in runs), ks)
+    ranking = rank_runs([(label, run.problems) for label, run in zip(labels, runs)], ks)
+    unnamed = [label for label, run in zip(labels, runs) if by_position(run)]
+    if unnamed:
+        ranking.warnings.append(
+            f"{'Run' if len(unnamed) == 1 else 'Runs'} {', '.join(unnamed)} had no task ids, so the problems were "
+            f"named problem 1, 2, … by line and paired by line order; inputs with task ids (task_id,n,c lines or "
+            f"harness files) pair them safely.")
+    ignored = [(f"run {label}", run.format) for label, run in zip(labels, runs) if run.format != "evalplus"]
+    if suite_chosen and ignored:
+        ranking.warnings.append(suite_ignored(ignored))
+    return ranking, [run.format for run in runs]

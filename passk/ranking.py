@@ -1,0 +1,234 @@
+"""Several runs at once: each run's pass@k ranked, every pair compared, and the runs that cannot be told apart.
+
+Runs are [(name, problems)]. For each k:
+
+- ranking: each run's pass@k over all its own problems, with the across-problem
+  SE and 95% t interval, from passk.benchmark.summarize (the benchmark page's
+  numbers), best first; runs whose pass@k is undefined at k come last;
+- pairs: every pair of runs, in the order given (a before b), compared on the
+  problems both have by passk.benchmark.compare (a minus b, SE, interval,
+  p-value: the exact sign-flip test for up to 20 problems, else t), with the
+  p-values adjusted for the number of pairs by Holm's step-down method
+  (Holm 1979, Scand. J. Statist. 6:65-70): sort the m defined p-values
+  ascending, p_(1) <= ... <= p_(m); the adjusted p_(i) is
+  max over j <= i of min(1, (m - j + 1) p_(j)). It keeps the chance of any
+  false "different" at 5% or below whatever the runs are;
+- groups: two runs differ when their Holm-adjusted p-value is below 5%. Each
+  maximal set of runs in which no two differ gets a letter (a compact letter
+  display: the maximal cliques of the "not shown different" graph, which is
+  what Piepho's 2004 insert-and-absorb algorithm ends with). Runs that share a
+  letter cannot be told apart; any two runs that do not differ share at least
+  one letter, and two that differ share none. Letters go in ranking order: the
+  group holding the best run is "a". A pair with no p-value (one shared
+  problem, or pass@k undefined) counts as not shown different.
+"""
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from operator import attrgetter
+from string import ascii_lowercase
+
+from passk.benchmark import DEFAULT_KS, _checked_ks, compare, summarize
+from passk.display import plural
+
+ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment
+MAX_RUNS = 12     # runs ranked at once: 66 pairs, and at most a few hundred letters
+
+
+@dataclass
+class RunRank:
+    """One run's place at one k: its pass@k over its own problems, SE, interval and group letters."""
+    name: str
+    pass_at_k: float | None
+    se: float | None
+    ci95: tuple[float, float] | None
+    group: str          # letters; "" when pass@k is undefined
+    reason: str | None
+
+    def to_json(self):
+        return {"name": self.name, "pass_at_k": self.pass_at_k, "se": self.se,
+                "ci95": list(self.ci95) if self.ci95 else None, "group": self.group, "reason": self.reason}
+
+
+@dataclass
+class PairResult:
+    """Run a against run b at one k on the problems both have, with the Holm-adjusted p-value."""
+    a: str
+    b: str
+    paired: int
+    difference: float | None
+    se: float | None
+    ci95: tuple[float, float] | None
+    p_value: float | None
+    p_holm: float | None
+    test: str | None
+    reason: str | None
+    only_in_a: list[str]
+    only_in_b: list[str]
+
+    def to_json(self):
+        return {"a": self.a, "b": self.b, "paired": self.paired, "difference": self.difference, "se": self.se,
+                "ci95": list(self.ci95) if self.ci95 else None, "p_value": self.p_value, "p_holm": self.p_holm,
+                "test": self.test, "reason": self.reason,
+                "only_in_a": list(self.only_in_a), "only_in_b": list(self.only_in_b)}
+
+
+@dataclass
+class KRanking:
+    """The ranked runs and all pairs at one k."""
+    k: int
+    ranking: list[RunRank]
+    pairs: list[PairResult]
+
+    def to_json(self):
+        return {"k": self.k, "ranking": [row.to_json() for row in self.ranking],
+                "pairs": [pair.to_json() for pair in self.pairs]}
+
+
+@dataclass
+class Ranking:
+    """Several runs ranked per k; summaries: name -> passk.benchmark.Summary of the run."""
+    names: list[str]
+    summaries: dict
+    results: list[KRanking]
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self, formats=None):
+        """The POST /api/v1/compare answer for runs sent as "run" fields."""
+        formats = formats or [None] * len(self.names)
+        runs = [{"name": name, "problems": len(self.summaries[name].problems), "format": fmt}
+                for name, fmt in zip(self.names, formats)]
+        return {"runs": runs, "results": [row.to_json() for row in self.results], "warnings": list(self.warnings)}
+
+
+def holm(p_values):
+    """Holm's step-down adjusted p-values, in the order given; None stays None and is not counted in m.
+
+    adjusted p_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)) over the m p-values sorted ascending.
+
+    >>> holm([0.01, 0.04, 0.03, None])
+    [0.03, 0.06, 0.06, None]
+    """
+    defined = sorted((p, index) for index, p in enumerate(p_values) if p is not None)
+    adjusted = [None] * len(p_values)
+    running, m = 0.0, len(defined)
+    for rank, (p, index) in enumerate(defined):
+        running = max(running, min(1.0, (m - rank) * p))
+        adjusted[index] = running
+    return adjusted
+
+
+def letter_groups(order, different):
+    """Compact letters for the runs in `order` (best first): the maximal sets of runs no two of which differ.
+
+    different: a set of frozenset({x, y}) pairs told apart. Returns {run: letters}.
+
+    >>> letter_groups(["x", "y", "z"], {frozenset({"x", "z"})})
+    {'x': 'a', 'y': 'ab', 'z': 'b'}
+    """
+    rank = {run: index for index, run in enumerate(order)}
+    neighbours = {run: {other for other in order if other != run and frozenset({run, other}) not in different}
+                  for run in order}
+    cliques = []
+
+    def extend(clique, candidates, excluded):   # Bron–Kerbosch: every maximal clique once
+        if not candidates and not excluded:
+            cliques.append(sorted(clique, key=rank.get))
+            return
+        for run in sorted(candidates, key=rank.get):
+            extend(clique | {run}, candidates & neighbours[run], excluded & neighbours[run])
+            candidates = candidates - {run}
+            excluded = excluded | {run}
+
+    extend(set(), set(order), set())
+    cliques.sort(key=lambda clique: [rank[run] for run in clique])
+    letters = {run: "" for run in order}
+    for index, clique in enumerate(cliques):
+        for run in clique:
+            letters[run] += _letter(index)
+    return letters
+
+
+def _letter(index):
+    """a, b, …, z, then aa, ab, …"""
+    return ascii_lowercase[index] if index < 26 else _letter(index // 26 - 1) + ascii_lowercase[index % 26]
+
+
+def rank_runs(runs, ks=DEFAULT_KS):
+    """Rank [(name, problems)] per k and compare every pair; see the module docstring."""
+    runs = [(name, list(problems)) for name, problems in runs]
+    if len(runs) < 2:
+        raise ValueError(f"Give at least two runs to rank; got {len(runs)}.")
+    if len(runs) > MAX_RUNS:
+        raise ValueError(f"Too many runs ({len(runs)}): rank at most {MAX_RUNS} at once.")
+    ks = _checked_ks(ks)
+    names = distinct_names([name for name, _ in runs])
+    runs = list(zip(names, (problems for _, problems in runs)))
+    for name, problems in runs:
+        _check_once_each(name, problems)
+    summaries = {name: summarize(problems, ks) for name, problems in runs}
+    comparisons = {(a, b): _pair(a, problems_a, b, problems_b, ks)
+                   for (a, problems_a), (b, problems_b) in combinations(runs, 2)}
+    results = [_k_ranking(k, index, names, summaries, comparisons) for index, k in enumerate(ks)]
+    return Ranking(names, summaries, results)
+
+
+def _k_ranking(k, index, names, summaries, comparisons):
+    """The ranking and pairs at the index-th k."""
+    rows = {name: summaries[name].results[index] for name in names}
+    pairs = [comparisons[a, b](index) for a, b in comparisons]
+    for pair, adjusted in zip(pairs, holm([pair.p_value for pair in pairs])):
+        pair.p_holm = adjusted
+    defined = [name for name in names if rows[name].pass_at_k is not None]
+    order = sorted(defined, key=lambda name: -rows[name].pass_at_k)   # stable: ties keep the order given
+    different = {frozenset({pair.a, pair.b}) for pair in pairs
+                 if pair.p_holm is not None and pair.p_holm < ALPHA and pair.a in defined and pair.b in defined}
+    groups = letter_groups(order, different)
+    ranking = [RunRank(name, rows[name].pass_at_k, rows[name].se, rows[name].ci95, groups.get(name, ""),
+                       rows[name].reason)
+               for name in order + [name for name in names if name not in groups]]
+    return KRanking(k, ranking, pairs)
+
+
+def _pair(a, problems_a, b, problems_b, ks):
+    """A function of the k's index giving the PairResult of a against b (no p_holm yet)."""
+    ids_a, ids_b = set(map(attrgetter("task_id"), problems_a)), set(map(attrgetter("task_id"), problems_b))
+    only_in_a = [problem.task_id for problem in problems_a if problem.task_id not in ids_b]
+    only_in_b = [problem.task_id for problem in problems_b if problem.task_id not in ids_a]
+    if not ids_a & ids_b:
+        reason = (f"No task ids in common: {a} has {plural(len(ids_a), 'problem')} and {b} {len(ids_b):,}, "
+                  f"but none share a task_id, so nothing can be paired.")
+        return lambda index: PairResult(a, b, 0, None, None, None, None, None, None, reason, only_in_a, only_in_b)
+    comparison = compare(problems_a, problems_b, ks)
+
+    def at(index):
+        row = comparison.results[index]
+        return PairResult(a, b, comparison.paired, row.difference, row.se, row.ci95, row.p_value, None, row.test,
+                          row.reason, only_in_a, only_in_b)
+    return at
+
+
+def distinct_names(names):
+    """The names, each made unique: a repeated or missing name gets " (2)", " (3)", … or "run i"."""
+    given = [name or f"run {index}" for index, name in enumerate(names, 1)]
+    seen, result = set(), []
+    for name in given:
+        unique, copy = name, 1
+        while unique in seen:
+            copy += 1
+            unique = f"{name} ({copy})"
+        seen.add(unique)
+        result.append(unique)
+    return result
+
+
+def _check_once_each(name, problems):
+    """ValueError naming the run and the task when a run lists a task twice, or has no problems."""
+    if not problems:
+        raise ValueError(f"No problems in {name}: give at least one problem, as `task_id,n,c` lines "
+                         f"or a harness results file.")
+    seen = set()
+    for problem in problems:
+        if problem.task_id in seen:
+            raise ValueError(f"{name} lists task {problem.task_id} twice; each task must appear once to be paired.")
+        seen.add(problem.task_id)
