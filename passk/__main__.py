@@ -1,5 +1,7 @@
 """Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
 
+`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking).
+
 Also run as ``python -m passk``. Standard output holds only the answer (a
 table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
 paper); warnings and errors go to standard error, each line starting "passk:".
@@ -16,10 +18,10 @@ import time
 
 from passk import __version__
 from passk.benchmark import DEFAULT_KS, parse_ks
-from passk.display import percent, plural
+from passk.display import decimal, percent, plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
 from passk.paper import LATEX_SPECIAL, MARKDOWN_SPECIAL, latex, markdown, suites  # noqa: F401 (the escapes: tests)
-from passk.report import report_from_files
+from passk.report import rank_uploads, report_from_files
 
 STDIN = "-"
 CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
@@ -41,6 +43,10 @@ def build_parser():
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="the results file; - reads standard input; several files that are parts of one run "
                              "(MultiPL-E's per-problem files, repeated SWE-bench runs) combine by task id")
+    parser.add_argument("--runs", action="store_true",
+                        help="each FILE is a whole run of its own: rank the runs per k, compare every pair on "
+                             "their shared problems (p-values Holm-adjusted) and group those that cannot be "
+                             "told apart at 5%%")
     parser.add_argument("-k", default=",".join(map(str, DEFAULT_KS)),
                         help="comma-separated budgets k (default: %(default)s)")
     parser.add_argument("--suite", choices=SUITES, default=None,
@@ -256,6 +262,8 @@ def main(argv=None, *, stderr=None):
     errors and, when it is a terminal, the progress bar."""
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
+    if args.runs:
+        return main_runs(args, stderr)
     try:
         report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
     except (FormatError, ValueError) as error:
@@ -267,6 +275,88 @@ def main(argv=None, *, stderr=None):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
     for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
         print(f"passk: {line}", file=stderr)
+    return 0
+
+
+def read_runs(paths, ks, fmt, suite, terminal=None):
+    """(Ranking, formats) for the FILEs, each its own run named after its path ('-': standard input)."""
+    terminal = terminal or sys.stderr
+    with contextlib.ExitStack() as files:
+        openers = [files.enter_context(_opened(path, _display_name(path), terminal)) for path in paths]
+        return rank_uploads([(None if path == STDIN else path, opener) for path, opener in zip(paths, openers)],
+                            ks, fmt, suite or "plus", suite_chosen=suite is not None)
+
+
+RANK_HEADER = ["rank", "run", "pass@k", "± SE", "95% interval", "group"]
+PAIR_HEADER = ["a", "b", "paired", "a - b", "± SE", "95% interval", "p", "p (Holm)", "only in a", "only in b"]
+
+
+def ranking_text(ranking):
+    """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value."""
+    parts = []
+    for row in ranking.results:
+        ranked = [[f"{place}" if entry.pass_at_k is not None else "—", entry.name, percent(entry.pass_at_k, ascii=True), percent(entry.se, ascii=True),
+                   _interval_text(entry.ci95, percent), entry.group or "—"]
+                  for place, entry in enumerate(row.ranking, 1)]
+        pairs = [[pair.a, pair.b, f"{pair.paired:,}", _points_text(pair.difference), _points_text(pair.se, False),
+                  _interval_text(pair.ci95, _points_text), _p_text(pair.p_value), _p_text(pair.p_holm),
+                  f"{len(pair.only_in_a):,}", f"{len(pair.only_in_b):,}"] for pair in row.pairs]
+        defined = sum(pair.p_value is not None for pair in row.pairs)
+        parts += [f"pass@{row.k:,}", *_columns(RANK_HEADER, ranked, left=2),
+                  *[f"  note: {entry.name}: {entry.reason}" for entry in row.ranking if entry.reason],
+                  "", f"pairs at k = {row.k:,} (a - b on the problems both have; p-values Holm-adjusted over "
+                      f"{plural(defined, 'pair')}; runs sharing a group letter are not told apart at 5%)",
+                  *_columns(PAIR_HEADER, pairs, left=2),
+                  *[f"  note: {pair.a} vs {pair.b}: {pair.reason}" for pair in row.pairs if pair.reason], ""]
+    return "\n".join(parts).rstrip()
+
+
+def _columns(header, rows, left):
+    """Lines of a table: the first `left` columns left-aligned, the rest right-aligned, each as wide as needed."""
+    widths = [max(len(cells[column]) for cells in [header, *rows]) for column in range(len(header))]
+    return ["  ".join(cell.ljust(width) if column < left else cell.rjust(width)
+                      for column, (cell, width) in enumerate(zip(cells, widths))).rstrip()
+            for cells in [header, *rows]]
+
+
+def _interval_text(interval, form):
+    return f"[{form(interval[0])}, {form(interval[1])}]" if interval else "—"
+
+
+def _points_text(value, signed=True):
+    """A difference in percentage points for the terminal: +1.23 pts, -0.50 pts."""
+    if value is None:
+        return "—"
+    sign = ("-" if value < 0 else "+" if value > 0 else "") if signed else ""
+    return f"{sign}{decimal(abs(value) * 100, 2, ascii=True)} pts"
+
+
+def _p_text(value):
+    """A p-value as the pages write it, with the ASCII scientific form."""
+    if value is None:
+        return "—"
+    if value == 0 or value == 1:
+        return f"{value:.0f}"
+    return decimal(value, 3, top=1, ascii=True) or "~ 1"
+
+
+def main_runs(args, stderr):
+    """passk --runs FILE FILE...: the ranked table and the pairs, or (--json) the API's answer."""
+    if args.output in ("markdown", "latex"):
+        print(f"passk: --{args.output} is not available with --runs; use the table or --json.", file=stderr)
+        return 2
+    try:
+        ranking, formats = read_runs(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
+    except (FormatError, ValueError) as error:
+        print(f"passk: {error}", file=stderr)
+        return 2
+    try:
+        print(json.dumps(ranking.to_json(formats), indent=2) if args.output == "json" else ranking_text(ranking),
+              flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    for warning in ranking.warnings:
+        print(f"passk: warning: {warning}", file=stderr)
     return 0
 
 

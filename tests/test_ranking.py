@@ -1,6 +1,7 @@
 """passk.ranking: several runs ranked per k, every pair compared with Holm-adjusted p-values, letter groups."""
 
 from itertools import combinations, permutations
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -266,3 +267,70 @@ def test_api_ranking_errors_are_sentences(client, runs, message):
     response = api_rank(client, runs)
     assert response.status_code == 400
     assert response.json["error"].startswith(message)
+
+
+# ---------------------------------------------------------------------------
+# passk --runs FILE FILE...
+
+
+@pytest.fixture
+def run_files(tmp_path):
+    paths = []
+    for name, text in RUNS.items():
+        path = tmp_path / name
+        path.write_text(text)
+        paths.append(str(path))
+    return paths
+
+
+def test_cli_runs_prints_the_ranked_table_and_the_pairs(run_files, capsys):
+    from passk.__main__ import main
+    assert main(["--runs", *run_files, "-k", "1"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "pass@1"
+    assert lines[1].split() == ["rank", "run", "pass@k", "±", "SE", "95%", "interval", "group"]
+    assert [line.split()[1].rsplit("/", 1)[-1] for line in lines[2:5]] == ["strong.csv", "middle.csv", "weak.csv"]
+    assert lines[2].split()[2] == "90.00%"
+    assert "p-values Holm-adjusted over 3 pairs" in out
+    assert "p (Holm)" in out and "0.375" in out   # the 2 x 0.125... of strong vs weak: 3 x 0.125
+
+
+def test_cli_runs_json_is_the_api_answer(run_files, capsys, client):
+    import io
+    import json
+
+    from passk.__main__ import main
+    assert main(["--runs", *run_files, "-k", "1,5", "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    api = client.post("/api/v1/compare", content_type="multipart/form-data", data={
+        "k": "1,5", "run": [(io.BytesIO(Path(path).read_bytes()), path) for path in run_files]}).json
+    assert body == api
+
+
+def test_cli_without_runs_still_combines_the_files_into_one_run(run_files, capsys):
+    from passk.__main__ import main
+    assert main([*run_files[:2], "-k", "1"]) == 0
+    assert "rank" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--markdown"], "passk: --markdown is not available with --runs; use the table or --json."),
+    (["--latex"], "passk: --latex is not available with --runs; use the table or --json."),
+])
+def test_cli_runs_refuses_paper_tables(run_files, extra, message):
+    import io
+
+    from passk.__main__ import main
+    stderr = io.StringIO()
+    assert main(["--runs", *run_files, *extra], stderr=stderr) == 2
+    assert stderr.getvalue().strip() == message
+
+
+def test_cli_runs_needs_two_files(run_files):
+    import io
+
+    from passk.__main__ import main
+    stderr = io.StringIO()
+    assert main(["--runs", run_files[0]], stderr=stderr) == 2
+    assert stderr.getvalue().strip() == "passk: Give at least two runs to rank; got 1."
