@@ -15,6 +15,7 @@ from werkzeug.security import safe_join
 
 from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
+from passk.planner import planning_options
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
@@ -135,8 +136,8 @@ def create_app(config=None):
         if not (request.args.get("counts") or request.args.get("z")):
             return _benchmark_page(form)
         try:
-            report = report_from_share(request.args.get("counts"), request.args.get("z"),
-                                       parse_ks(form["k"]), request.args.get("suite"))
+            report = _planned(report_from_share(request.args.get("counts"), request.args.get("z"),
+                                                parse_ks(form["k"]), request.args.get("suite")), form)
         except INPUT_ERRORS as error:
             return _benchmark_page(form, error=str(error))
         return _benchmark_page(form, report=report)
@@ -145,7 +146,7 @@ def create_app(config=None):
     def benchmark_upload():
         form = _benchmark_form(request.form)
         try:
-            report = _report_from_page(form)
+            report = _planned(_report_from_page(form), form)
         except INPUT_ERRORS as error:
             return _benchmark_page(form, error=str(error))
         return _benchmark_page(form, report=report)
@@ -169,7 +170,8 @@ def create_app(config=None):
             if request.is_json:
                 summary, format_name = _summary_from_json_body()
                 return jsonify(summary.to_json(format_name))
-            return jsonify(_report_from_input(_benchmark_form(request.form), API_NO_INPUT).to_json())
+            form = _benchmark_form(request.form)
+            return jsonify(_planned(_report_from_input(form, API_NO_INPUT), form).to_json())
         except INPUT_ERRORS as error:
             return jsonify(error=_api_sentence(error)), 400
 
@@ -291,7 +293,16 @@ def _benchmark_form(values):
         "counts": values.get("counts") or "",
         "z": values.get("z") or "",
         "carried": {name: values[name] for name in CARRIED_FIELDS if values.get(name)},
+        "target": values.get("target") or "1",
+        "tokens_per_sample": values.get("tokens_per_sample") or "",
+        "price_per_million": values.get("price_per_million") or "",
     }
+
+
+def _planned(report, form):
+    """The report with the planner's target, tokens and price from the form (ValueError for bad ones)."""
+    report.planning = planning_options(form["target"], form["tokens_per_sample"], form["price_per_million"])
+    return report
 
 
 def _report_from_page(form):

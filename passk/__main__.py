@@ -234,6 +234,10 @@ def text(report):
     parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
     for suite, other in report.other_suites.items():
         parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
+    plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
+    if plans:
+        parts.append("\nplanning (half-widths of 95 percent intervals, target ±1.00 points):")
+        parts += [f"  k = {row.k:,}: {sentence}" for row in plans for sentence in row.sentences]
     return "\n".join(parts)
 
 

@@ -21,6 +21,7 @@ from passk.formats import (FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, EmptyInp
                            read_files, source_of)
 from passk.limits import MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, check_cells
 from passk.ranking import distinct_names, rank_runs
+from passk.planner import plan
 from passk.sharing import decode_counts, encode_counts
 
 NO_INPUT = "Paste results into the box or choose a file to upload; both are empty."
@@ -42,6 +43,11 @@ class Report:
     source_name: str | None = None   # the uploaded file's name (None for pasted text)
     source: str = ""                 # the harness and version whose layout was read
     combined: str = ""               # how several files were combined into one run, if they were
+    planning: dict = field(default_factory=dict)   # planner.plan's options: target, tokens and price
+
+    def planner(self):
+        """planner.plan for the chosen suite, with this report's planning options."""
+        return plan(self.summary, **self.planning)
 
     def to_json(self, per_problem=True):
         """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
@@ -52,6 +58,7 @@ class Report:
             body["combined"] = self.combined
         if self.suite and self.format == "evalplus":
             body["suite"] = self.suite
+        body["planner"] = [row.to_json() for row in self.planner()]
         return body
 
     def share_params(self, ks):
