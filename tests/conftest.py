@@ -11,9 +11,15 @@ import threading
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import settings
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from app import create_app
+
+# Speed is measured in bench/, never asserted: no per-example deadline, which a busy machine
+# (CI running beside other work) would miss and Hypothesis would then report as a flaky test.
+settings.register_profile("passk", deadline=None)
+settings.load_profile("passk")
 
 # As root on a machine with no network but package registries: no sandbox
 # (root cannot have one), and none of Chromium's own calls home, which would
