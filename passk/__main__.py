@@ -189,7 +189,7 @@ def _opened(path, name, terminal):
             stream.clear()
 
 
-TEXT_HEADER = ["k", "pass@k", "± SE", "95% interval", "SE fixed"]
+TEXT_HEADER = ["k", "pass@k", "± SE", "95% interval", "SE fixed", "pass^k"]
 
 
 def table(summary, format_name):
@@ -219,8 +219,9 @@ def _text_cells(row):
     if row.pass_at_k is None:
         return [f"{row.k:,}"]
     interval = f"[{percent(row.ci95[0], ascii=True)}, {percent(row.ci95[1], ascii=True)}]" if row.ci95 else "—"
+    hat = row.pass_hat.pass_at_k if row.pass_hat else None
     return [f"{row.k:,}", percent(row.pass_at_k, ascii=True), percent(row.se, ascii=True), interval,
-            percent(row.se_fixed, ascii=True)]
+            percent(row.se_fixed, ascii=True), percent(hat, ascii=True)]
 
 
 def read_as(report):
@@ -234,6 +235,8 @@ def text(report):
     parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
     for suite, other in report.other_suites.items():
         parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
+    if report.summary.retries and len(report.summary.results) > 1:
+        parts.append(f"\n{report.summary.retries['sentence']}")
     plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
     if plans:
         parts.append("\nplanning (half-widths of 95 percent intervals, target ±1.00 points):")

@@ -411,3 +411,13 @@ def test_paper_tables_never_print_a_tiny_value_as_zero(tmp_path, capsys):
     assert "| 1 | 1.00e-04 |" in capsys.readouterr().out
     from passk.paper import points
     assert points(1 - 1e-7) == "99.99999" and points(0.0) == "0.00"
+
+
+def test_the_table_gives_pass_hat_k_and_what_retries_buy(capsys):
+    """The example file: pass^10 with n = 10 is the share of problems that always pass, 6 of 40."""
+    assert main([str(ROOT / "examples" / "samples.jsonl_results.jsonl"), "-k", "1,10"]) == 0
+    out = capsys.readouterr().out
+    header, one, ten = [line.split() for line in out.splitlines()[3:6]]
+    assert header[-1] == "pass^k" and one[-1] == "45.75%" and ten[-1] == "15.00%"
+    assert ("Retries add 39.2 points from pass@1 to pass@10, all from the 28 flaky problems; "
+            "6 problems never pass and no retry helps them.") in out
