@@ -395,3 +395,6 @@ def test_page_gives_pass_hat_k_beside_pass_at_k_what_retries_buy_and_the_curve_o
     assert html.index('id="pass-hat-table"') < html.index('id="k-curve"') < html.index('id="histogram"')
     assert figure.count('class="band-pass-at-k"') == figure.count('class="band-pass-hat-k"') == 1
     assert f"pass^5: {percent(float(exact))}" in unescape(figure)
+    per_problem = html[html.index('id="per-problem"'):]
+    assert '<th scope="col" data-sort="number">pass^5</th>' in per_problem
+    assert f'<td data-value="{float(Fraction(comb(7, 5), comb(10, 5)))}">' in per_problem
