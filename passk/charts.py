@@ -236,14 +236,21 @@ class KCurveChart:
 
 
 K_CURVE_POINTS = 60     # ks computed for the benchmark's curve over k: each costs a pass over the distinct (n, c)
+K_CURVE_FEWEST = 15     # ... fewer for large benchmarks, so the curve costs at most about 1.5M problem-ks
+K_CURVE_CELLS = 1_500_000   # (0.5 s of CPU at the 100,000-problem limit, against 2 s with 60 points)
 
 
-def _benchmark_ks_to_draw(n, chosen):
-    """Every k up to n when n is small, else K_CURVE_POINTS log-spaced ones; with the chosen ks up to n."""
-    if n <= K_CURVE_POINTS:
+def curve_points(problems):
+    """How many ks the curve over k computes for a benchmark of `problems` problems."""
+    return max(K_CURVE_FEWEST, min(K_CURVE_POINTS, K_CURVE_CELLS // max(problems, 1)))
+
+
+def _benchmark_ks_to_draw(n, chosen, points=K_CURVE_POINTS):
+    """Every k up to n when n is small, else `points` log-spaced ones; with the chosen ks up to n."""
+    if n <= points:
         ks = np.arange(1, n + 1)
     else:
-        ks = np.unique((float(n) ** (np.arange(K_CURVE_POINTS) / (K_CURVE_POINTS - 1))).round().astype(np.int64))
+        ks = np.unique((float(n) ** (np.arange(points) / (points - 1))).round().astype(np.int64))
     return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
 
 
@@ -252,7 +259,7 @@ def k_curve_chart(summary):
     n = summary.min_n
     if n < 2:
         return None
-    ks = _benchmark_ks_to_draw(n, summary.ks)
+    ks = _benchmark_ks_to_draw(n, summary.ks, curve_points(len(summary.problems)))
     curve = benchmark.curve_over_k(summary.problems, ks.tolist())
     log_x = n > 50
     y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]

@@ -267,3 +267,11 @@ def test_k_curve_of_large_n_samples_at_most_60_log_spaced_ks_plus_the_chosen_and
 
 def test_k_curve_is_left_out_when_every_problem_has_one_sample():
     assert k_curve_chart(benchmark_of([(1, 1), (1, 0)], [1])) is None
+
+
+def test_the_curve_over_k_computes_fewer_ks_for_large_benchmarks():
+    """Its cost follows the request's size: 60 ks up to 25,000 problems, then fewer, never under 15."""
+    from passk import charts
+    assert charts.curve_points(164) == charts.curve_points(25_000) == 60
+    assert charts.curve_points(50_000) == 30 and charts.curve_points(100_000) == 15
+    assert charts.curve_points(10**7) == 15
