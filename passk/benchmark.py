@@ -143,7 +143,9 @@ def retries(results, pass_at_1, flaky, broken):
     Broken (c = 0) and solid (c = n) problems have pass@k = pass@1 for every k,
     so all of the gain comes from the flaky problems (0 < c < n).
     """
-    gains = [{"k": row.k, "points": 100 * (row.pass_at_k - pass_at_1)} for row in results if row.pass_at_k is not None]
+    # Exactly 0 where it is 0 by construction, not the last-bit difference of two ways to the same mean.
+    gains = [{"k": row.k, "points": 0.0 if row.k == 1 or not flaky else 100 * (row.pass_at_k - pass_at_1)}
+             for row in results if row.pass_at_k is not None]
     largest = max((gain for gain in gains if gain["k"] > 1), key=lambda gain: gain["k"], default=None)
     helpless = (f"{plural(broken, 'problem')} never {agree(broken, 'passes', 'pass')} and no retry helps "
                 f"{agree(broken, 'it', 'them')}." if broken else "no problem is broken (c = 0).")

@@ -606,3 +606,11 @@ def test_retries_without_flaky_problems_add_nothing_and_with_k_1_alone_say_nothi
         "Retries add nothing from pass@1 to pass@3: no problem is flaky (0 < c < n), and only flaky problems "
         "gain from more tries; 1 problem never passes and no retry helps it.")
     assert summarize(make_problems([(5, 2)]), ks=[1]).retries["sentence"] is None
+
+
+def test_retries_add_exactly_nothing_at_k_1_and_without_flaky_problems():
+    gains = summarize([Problem("a", 10, 3), Problem("b", 10, 7)], [1, 5]).retries["gains"]
+    assert gains[0] == {"k": 1, "points": 0.0} and gains[1]["points"] > 0
+    steady = summarize([Problem("a", 10, 0), Problem("b", 10, 10)], [1, 5]).retries
+    assert [gain["points"] for gain in steady["gains"]] == [0.0, 0.0]
+    assert steady["sentence"].startswith("Retries add nothing from pass@1 to pass@5")
