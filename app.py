@@ -15,7 +15,7 @@ from werkzeug.security import safe_join
 
 from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.planner import planning_options
+from passk.planner import comparison_plan, planning_options
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
@@ -202,7 +202,7 @@ def create_app(config=None):
                                                      API_NO_RUN)
         except INPUT_ERRORS as error:
             return jsonify(error=_api_sentence(error)), 400
-        return jsonify(comparison.to_json())
+        return jsonify(comparison.to_json())   # the two-run answer keeps its shape (a contract)
 
     @app.get("/healthz")
     def healthz():
@@ -378,8 +378,9 @@ def _compare_page(form, comparison=None, formats=None, error=None):
             k = defined[0]
             values_a, values_b = comparison.per_problem_pass_at_k[k]
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
+    plans = [plan for plan in comparison_plan(comparison) if plan["sentences"]] if comparison else []
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
-                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error)
+                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error, plans=plans)
     return page, 400 if error else 200
 
 

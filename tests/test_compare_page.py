@@ -9,6 +9,10 @@ from math import comb, sqrt
 
 import pytest
 
+from passk.benchmark import compare
+from passk.formats import read_problems
+from passk.planner import comparison_plan
+
 RUN_A = "A,10,3\nB,10,5\nC,10,10\nD,10,1\n"
 RUN_B = "A,10,1\nB,10,5\nC,10,7\nE,10,2\n"
 
@@ -118,3 +122,15 @@ def test_two_pasted_problems_are_not_certainty(client):
     assert "no spread between problems" in html and "−10.00 to −10.00" not in html
     assert re.search(r"0\.500\s*<span class=\"sub\">exact</span>", html)
     assert "Too few problems for any conclusion: with 2 paired problems" in html
+
+
+def test_the_compare_page_says_what_the_comparison_could_detect(client):
+    """The smallest difference found 4 times in 5 at p < 0.05: (z(0.975) + z(0.8)) SE of the paired difference."""
+    text_a = "".join(f"t{i},10,{i % 11}\n" for i in range(30))
+    text_b = "".join(f"t{i},10,{(i * 7) % 11}\n" for i in range(30))
+    comparison = compare(read_problems(text_a).problems, read_problems(text_b).problems, [1])
+    (plan,) = comparison_plan(comparison)
+    assert plan["detectable"] == pytest.approx((1.959963984540054 + 0.8416212335729143) * comparison.results[0].se,
+                                               rel=1e-9)
+    html = unescape(client.post("/compare", data={"text_a": text_a, "text_b": text_b, "k": "1"}).get_data(as_text=True))
+    assert "What this comparison could detect" in html and plan["sentences"][0] in html
