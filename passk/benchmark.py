@@ -315,22 +315,23 @@ class _DistinctPairs:
         return cls(pairs[:, 0], pairs[:, 1], np.bincount(where, minlength=len(pairs)), where)
 
 
-def _pass_at_k_where_defined(samples, correct, k):
-    """pass@k per entry, nan where n < k."""
+def _where_defined(estimator, samples, correct, k):
+    """estimator(samples, correct, k) per entry where n >= k, nan where n < k."""
     values = np.full(samples.shape, np.nan)
     defined = samples >= k
     if defined.any():
-        values[defined] = _in_chunks(estimate_pass_at_k, samples[defined], correct[defined], k)
+        values[defined] = _in_chunks(estimator, samples[defined], correct[defined], k)
     return values
+
+
+def _pass_at_k_where_defined(samples, correct, k):
+    """pass@k per entry, nan where n < k."""
+    return _where_defined(estimate_pass_at_k, samples, correct, k)
 
 
 def _pass_hat_k_where_defined(samples, correct, k):
     """pass^k = C(c, k)/C(n, k) per entry (1 - pass@k with c and n - c swapped, kept exact when small), nan where n < k."""
-    values = np.full(samples.shape, np.nan)
-    defined = samples >= k
-    if defined.any():
-        values[defined] = _in_chunks(_pass_hat_k, samples[defined], correct[defined], k)
-    return values
+    return _where_defined(_pass_hat_k, samples, correct, k)
 
 
 def _pass_hat_k(samples, correct, k):

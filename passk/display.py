@@ -90,12 +90,7 @@ def fraction(value):
     >>> fraction(11 / 12), fraction(1e-5), fraction(1.0), fraction(0.99999)
     ('0.9167', '1.00 × 10⁻⁵', '1', '0.99999')
     """
-    if value is None:
-        return "—"
-    if value == 0 or value == 1:
-        return f"{value:.0f}"
-    text = decimal(value, 4, top=1)
-    return "≈ 1" if text is None else text
+    return _probability(value, 4)
 
 
 def p_value(value):
@@ -104,11 +99,16 @@ def p_value(value):
     >>> p_value(0.0462), p_value(1.234e-5), p_value(1.0), p_value(None)
     ('0.046', '1.23 × 10⁻⁵', '1', '—')
     """
+    return _probability(value, 3)
+
+
+def _probability(value, places):
+    """A probability as a decimal with `places` places, by decimal()'s rule; 0 and 1 exactly as "0" and "1"."""
     if value is None:
         return "—"
     if value == 0 or value == 1:
         return f"{value:.0f}"
-    text = decimal(value, 3, top=1)
+    text = decimal(value, places, top=1)
     return "≈ 1" if text is None else text
 
 
