@@ -15,6 +15,16 @@ further (Miller 2024, arXiv 2411.00640). The fixed-benchmark half-width,
 pass rate c/n kept (c' = round(c n' / n)). Problems needed for a half-width
 h: P' = (t s / h)^2. For a paired comparison the smallest difference found
 with 80% power at 5% two-sided is (z_0.975 + z_0.8) SE of the difference.
+
+A paired comparison of runs A and B splits the same way. The two runs' samples
+are independent, so on these very problems the difference's variance is
+(sum_i V_A,i + sum_i V_B,i) / P^2, and the samples per problem in each run that
+find a difference d 4 times in 5 are the fewest m with
+(z_0.975 + z_0.8) sqrt(sum V at max(n_i, m)) / P <= d, each problem keeping
+its c/n in each run. For problems like these, the variance s_d^2 of the P
+differences is the spread of the true differences plus mean V_A + mean V_B;
+with infinitely many samples only the spread is left, so the detectable
+difference falls to (z_0.975 + z_0.8) sqrt(spread / P) and no further.
 """
 
 import math
@@ -54,33 +64,72 @@ def fixed_half_width(samples, correct, k, per_problem, weights=None):
     """
     samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
     weights = np.ones(samples.shape) if weights is None else np.asarray(weights, dtype=float)
+    return Z_95 * math.sqrt(_variance_sum(samples, correct, k, per_problem, weights)) / float(np.sum(weights))
+
+
+def _variance_sum(samples, correct, k, per_problem, weights):
+    """sum_i w_i V_i with max(n_i, per_problem) samples for each entry, each keeping its pass rate c/n."""
     scaled = np.maximum(samples, float(per_problem))
     variances = estimate_variance(scaled, np.rint(correct * scaled / samples), k)
-    return Z_95 * math.sqrt(float(np.sum(weights * variances))) / float(np.sum(weights))
+    return float(np.sum(weights * variances))
+
+
+def _distinct(samples, correct):
+    """(n, c) of the distinct entries as float arrays, and how many entries have each."""
+    pairs, where = distinct_pairs(np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64))
+    return pairs[:, 0].astype(float), pairs[:, 1].astype(float), np.bincount(where, minlength=len(pairs))
 
 
 def samples_needed(samples, correct, k, target):
     """The fewest samples per problem whose fixed_half_width is at most target (None beyond 10^12)."""
-    pairs, where = distinct_pairs(np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64))
-    weights = np.bincount(where, minlength=len(pairs))
+    samples, correct, weights = _distinct(samples, correct)
+    return _fewest_samples(int(np.max(samples)), lambda per_problem: fixed_half_width(
+        samples, correct, k, per_problem, weights) <= target)
 
-    def half_width(per_problem):
-        return fixed_half_width(pairs[:, 0], pairs[:, 1], k, per_problem, weights)
-    low = int(np.max(pairs[:, 0]))
-    if half_width(low) <= target:
+
+def _fewest_samples(low, enough):
+    """The fewest samples per problem from low up for which enough(samples) holds, by doubling then
+    bisection (enough must not turn false again as samples grow); None when not even MAX_N is enough."""
+    if enough(low):
         return low
     high = low
-    while half_width(high) > target:
+    while not enough(high):
         if high >= MAX_N:
             return None
         low, high = high, min(high * 2, MAX_N)
-    while high - low > 1:   # half_width(low) > target >= half_width(high)
+    while high - low > 1:   # not enough(low), enough(high)
         middle = (low + high) // 2
-        if half_width(middle) <= target:
+        if enough(middle):
             high = middle
         else:
             low = middle
     return high
+
+
+def fixed_detectable(samples, correct, k, count, per_problem=0, weights=None):
+    """The difference a paired test on these very problems finds 4 times in 5 at 5% two-sided:
+    (z_0.975 + z_0.8) sqrt(sum V_i) / count, the sum over both runs' entries (samples, correct: run A's
+    then run B's), each with max(n_i, per_problem) samples at its pass rate c/n; needs every n >= 2k."""
+    samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
+    weights = np.ones(samples.shape) if weights is None else np.asarray(weights, dtype=float)
+    return detectable_difference(math.sqrt(_variance_sum(samples, correct, k, per_problem, weights)) / count)
+
+
+def samples_to_detect(samples, correct, k, difference, count):
+    """The fewest samples per problem in each run whose fixed_detectable is at most |difference|, counting
+    from the most any entry has and at least 2k (None beyond 10^12); samples, correct: both runs' entries."""
+    samples, correct, weights = _distinct(samples, correct)
+    return _fewest_samples(max(int(np.max(samples)), 2 * k), lambda per_problem: fixed_detectable(
+        samples, correct, k, count, per_problem, weights) <= abs(difference))
+
+
+def difference_noise_split(values_a, values_b, counts_a, counts_b, k):
+    """(total, noise, spread) variance of the paired differences of pass@k estimates: total the sample
+    variance of the P differences, noise mean V_A + mean V_B (each run's (n, c) arrays in counts_x),
+    spread = total - noise floored at 0; needs every n >= 2k and P >= 2."""
+    total = float(np.var(np.asarray(values_a) - np.asarray(values_b), ddof=1))
+    noise = sum(float(np.mean(estimate_variance(*counts, k))) for counts in (counts_a, counts_b))
+    return total, noise, max(total - noise, 0.0)
 
 
 def problems_needed(sd, target):
@@ -181,41 +230,149 @@ def _k_plan(samples, correct, row, target, tokens_per_sample, price_per_million)
     return result
 
 
-def comparison_plan(comparison, difference=None):
-    """For each k of a paired comparison: the smallest difference found with 80% power, and the problems
-    needed to find `difference` (a fraction), with a sentence for each; None where the row has no SE."""
-    plans = []
-    for row in comparison.results:
-        if not row.se:
-            plans.append({"k": row.k, "detectable": None, "problems": None, "sentences": []})
-            continue
-        detectable = detectable_difference(row.se)
-        sentences = [f"With {comparison.paired:,} paired problems, a true difference of "
-                     f"{points(detectable)} points at pass@{row.k} would be found 4 times in 5 (p < 0.05)."]
-        problems = None
+def comparison_plan(comparison, difference=None, tokens_per_sample=None, price_per_million=None, runs=None):
+    """For each k of a paired comparison (passk.benchmark.compare), a dict of JSON-safe answers (fractions)
+    with a sentence for each:
+
+    - "detectable": the smallest difference found with 80% power at 5% two-sided (None where the row has no SE);
+    - "problems": the paired problems needed to find `difference` (a fraction; None without it);
+    - given runs = (run A's problems, run B's problems), paired by the comparison's task ids:
+      "detectable_fixed" (on these very problems, with the samples there are), "noise_share", "detectable_floor"
+      (the least more samples can reach for problems like these), "samples" (per problem in each run to find
+      `difference` on these very problems; None when not even 10^12 would), "extra_samples" (more in all,
+      both runs), "extra_tokens" (with tokens_per_sample) and "extra_cost" (with the price per 10^6 tokens too).
+    """
+    counts = _paired_counts(comparison, runs) if runs is not None else None
+    return [_k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, price_per_million)
+            for row in comparison.results]
+
+
+def _k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, price_per_million):
+    """comparison_plan's answers for one results row."""
+    k, count = row.k, comparison.paired
+    result = {"k": k, "detectable": None, "problems": None, "detectable_fixed": None, "noise_share": None,
+              "detectable_floor": None, "samples": None, "extra_samples": None, "extra_tokens": None,
+              "extra_cost": None, "sentences": []}
+    sentences = result["sentences"]
+    if row.se:
+        result["detectable"] = detectable_difference(row.se)
+        sentences.append(f"With {count:,} paired problems, a true difference of {points(result['detectable'])} "
+                         f"points at pass@{k} would be found 4 times in 5 (p < 0.05).")
         if difference:
-            problems = problems_to_detect(row.se * math.sqrt(comparison.paired), difference)
-            sentences.append(f"About {problems:,} paired problems would find a difference of "
+            result["problems"] = problems_to_detect(row.se * math.sqrt(count), difference)
+            sentences.append(f"About {result['problems']:,} paired problems would find a difference of "
                              f"{points(abs(difference))} points 4 times in 5.")
-        plans.append({"k": row.k, "detectable": detectable, "problems": problems, "sentences": sentences})
-    return plans
+    if counts is None or row.difference is None:
+        return result
+    (samples_a, correct_a), (samples_b, correct_b) = counts
+    if min(int(samples_a.min()), int(samples_b.min())) >= 2 * k:
+        _noise_answers(result, comparison, counts)
+    else:
+        sentences.append(f"What more samples buy at pass@{k} is known only when every paired problem has at "
+                         f"least {2 * k:,} samples in both runs.")
+    if difference:
+        samples, correct = np.concatenate([samples_a, samples_b]), np.concatenate([correct_a, correct_b])
+        _samples_answer(result, samples, correct, count, difference, tokens_per_sample, price_per_million)
+    return result
+
+
+def _noise_answers(result, comparison, counts):
+    """The detectable difference on these very problems now, the noise share and the floor (every n >= 2k)."""
+    k, count, sentences = result["k"], comparison.paired, result["sentences"]
+    samples = np.concatenate([counts[0][0], counts[1][0]])
+    correct = np.concatenate([counts[0][1], counts[1][1]])
+    result["detectable_fixed"] = fixed_detectable(samples, correct, k, count)
+    sentences.append(f"On these very problems, the samples there are would find a difference of "
+                     f"{points(result['detectable_fixed'])} points at pass@{k} 4 times in 5.")
+    if count < 2:
+        return
+    total, noise, spread = difference_noise_split(*comparison.per_problem_pass_at_k[k], *counts, k)
+    if total > 0:
+        result["noise_share"] = min(noise / total, 1.0)
+        sentences.append(f"Sampling noise is {result['noise_share'] * 100:.0f} percent of the variation between "
+                         f"problems' pass@{k} differences; real differences between the problems are the other "
+                         f"{(1 - result['noise_share']) * 100:.0f} percent.")
+    result["detectable_floor"] = detectable_difference(math.sqrt(spread / count))
+    if result["detectable_floor"] > 0:
+        sentences.append(f"More samples alone cannot bring the detectable difference at pass@{k} below "
+                         f"{points(result['detectable_floor'])} points for problems like these; more problems can.")
+    else:
+        sentences.append(f"The differences between problems at pass@{k} look like sampling noise alone, so more "
+                         f"samples could bring the detectable difference for problems like these as low as wanted.")
+
+
+def _samples_answer(result, samples, correct, count, difference, tokens_per_sample, price_per_million):
+    """The samples per problem in each run that find difference on these very problems, and what they cost."""
+    k, sentences = result["k"], result["sentences"]
+    needed = samples_to_detect(samples, correct, k, difference, count)
+    wanted = f"a {points(abs(difference))}-point difference at pass@{k} on these very problems 4 times in 5"
+    if needed is None:
+        sentences.append(f"Not even {MAX_N:,} samples per problem in each run would find {wanted}.")
+        return
+    result["samples"] = needed
+    result["extra_samples"] = extra = int(np.sum(np.maximum(needed - samples, 0)))
+    if extra == 0:
+        sentences.append(f"The samples there are would already find {wanted}.")
+        return
+    cost = ""
+    if tokens_per_sample:
+        result["extra_tokens"] = extra * tokens_per_sample
+        cost = f", {result['extra_tokens']:,.0f} tokens"
+        if price_per_million:
+            result["extra_cost"] = result["extra_tokens"] * price_per_million / 1e6
+            cost += f", about {result['extra_cost']:,.2f} in token cost"
+    sentences.append(f"About {needed:,} samples per problem in each run would find {wanted} "
+                     f"({extra:,} more samples in all{cost}).")
+
+
+def _paired_counts(comparison, runs):
+    """((n, c) of run A, (n, c) of run B) as int64 arrays in the comparison's task id order."""
+    paired = []
+    for run, problems in zip("AB", runs):
+        by_id = {problem.task_id: problem for problem in problems}
+        missing = next((task_id for task_id in comparison.task_ids if task_id not in by_id), None)
+        if missing is not None:
+            raise ValueError(f"Run {run}'s problems do not include task {missing} of the comparison.")
+        chosen = [by_id[task_id] for task_id in comparison.task_ids]
+        paired.append((np.array([problem.n for problem in chosen], dtype=np.int64),
+                       np.array([problem.c for problem in chosen], dtype=np.int64)))
+    return tuple(paired)
+
+
+# The planning fields of the forms, the API and the command line: name -> (label, in points?).
+# A field in points is above 0 and at most 100, and is read as a fraction; the others are any number above 0.
+OPTIONS = {"target": ("The target half-width (points)", True),
+           "difference": ("The difference to detect (points)", True),
+           "tokens_per_sample": ("Tokens per sample", False),
+           "price_per_million": ("The price per million tokens", False)}
+
+
+def option_value(name, text):
+    """One planning field's value from its text (see OPTIONS); ValueError naming the field otherwise."""
+    label, in_points = OPTIONS[name]
+    text = (text or "").strip()
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0 and (not in_points or value <= 100)):
+        allowed = "from above 0 to 100" if in_points else "a number above 0"
+        raise ValueError(f"{label} must be {allowed}; got {text[:40]!r}.")
+    return value / 100 if in_points else value
+
+
+def _options(**texts):
+    """{name: option_value(name, text)} for the fields that are not empty."""
+    return {name: option_value(name, text) for name, text in texts.items() if (text or "").strip()}
 
 
 def planning_options(target="1", tokens_per_sample="", price_per_million=""):
     """plan()'s keyword arguments from form fields: the target in points, tokens per sample, price per 10^6 tokens."""
-    options = {}
-    for name, text, label in (("target", target, "The target half-width (points)"),
-                              ("tokens_per_sample", tokens_per_sample, "Tokens per sample"),
-                              ("price_per_million", price_per_million, "The price per million tokens")):
-        text = (text or "").strip()
-        if not text:
-            continue
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not (math.isfinite(value) and value > 0 and (name != "target" or value <= 100)):
-            allowed = "from above 0 to 100" if name == "target" else "a number above 0"
-            raise ValueError(f"{label} must be {allowed}; got {text[:40]!r}.")
-        options[name] = value / 100 if name == "target" else value
-    return options
+    return _options(target=target, tokens_per_sample=tokens_per_sample, price_per_million=price_per_million)
+
+
+def comparison_options(difference="", tokens_per_sample="", price_per_million=""):
+    """comparison_plan()'s keyword arguments from form fields: the difference to detect in points, tokens per
+    sample, price per 10^6 tokens."""
+    return _options(difference=difference, tokens_per_sample=tokens_per_sample,
+                    price_per_million=price_per_million)

@@ -95,7 +95,7 @@ def test_plan_reads_each_k_and_says_why_when_it_cannot():
     summary = summarize(problems_of(np.full(100, 20), correct), [1, 5, 20])
     one, five, twenty = plan(summary, target=0.02, tokens_per_sample=1000, price_per_million=2.0)
     assert one.noise_share + one.spread_share == pytest.approx(1.0)
-    assert one.half_width == pytest.approx(summary.results[0].ci95[1] - summary.results[0].pass_at_k)
+    assert one.half_width == pytest.approx(t_quantile(0.975, 99) * summary.results[0].se)
     assert one.half_width_floor <= one.half_width
     assert one.fixed_half_width == pytest.approx(Z_95 * summary.results[0].se_fixed)
     assert one.extra_cost == pytest.approx(one.extra_samples * 1000 * 2.0 / 1e6)
