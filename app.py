@@ -2,6 +2,7 @@
 
 import hashlib
 import io
+import numbers
 import os
 from urllib.parse import urlsplit
 
@@ -14,14 +15,16 @@ from werkzeug.sansio.utils import host_is_trusted
 from werkzeug.security import safe_join
 
 from passk import display, limits, paper
-from passk.benchmark import DEFAULT_KS, parse_ks, summarize
+from passk.benchmark import DEFAULT_KS, compare, parse_ks, summarize
+from passk import planner
 from passk.planner import comparison_plan, planning_options
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
-from passk.charts import curve_chart, difference_chart, histogram_chart, k_curve_chart
+from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
                           rank_uploads, report_from_carried, report_from_download, report_from_files,
                           report_from_share)
+from passk.ranking import ALPHA, MAX_RUNS
 from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
@@ -32,6 +35,7 @@ API_NO_INPUT = ('Send the results as a multipart file field named "file", or a J
                 '{"problems": [{"task_id", "n", "c"}, ...], "k": [1, 10]}.')
 API_EMPTY = ('The input is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
              'task_id,n,c lines as the multipart file field "file".')
+PAGE_EMPTY_RUN = "Run {} is empty: paste its results or choose its file."
 API_NO_RUN = 'Run {} is missing: send the two runs as multipart file fields named "a" and "b".'
 API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
                  'task_id,n,c lines as the multipart file field "{}".')
@@ -183,26 +187,34 @@ def create_app(config=None):
     def compare_upload():
         form = _compare_form(request.form)
         try:
+            planning = _comparison_options(form)
+            if _more_runs_given(form):   # three runs or more: ranked (passk.ranking)
+                ranking, formats = _ranking_from_page(form)
+                return _compare_page(form, ranking=ranking, formats=formats, planning=planning)
             comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
-                                                           "Run {} is empty: paste its results or choose its file.")
+                                                           PAGE_EMPTY_RUN)
         except INPUT_ERRORS as error:
-            return _compare_page(form, error=str(error))
-        return _compare_page(form, comparison=comparison, formats=formats)
+            return _compare_page(form, error=_run_sentence(error))
+        return _compare_page(form, comparison=comparison, formats=formats, planning=planning)
 
     @app.post("/api/v1/compare")
     def api_compare():
-        if "run" in request.files:   # several runs, each its own file: ranked (passk.ranking)
-            try:
-                ranking, formats = _ranking_from_request(_compare_form(request.form))
-            except INPUT_ERRORS as error:
-                return jsonify(error=_api_sentence(error)), 400
-            return jsonify(ranking.to_json(formats))
-        try:
-            comparison, _ = _comparison_from_request(_compare_form(request.form), (None, "a"), (None, "b"),
-                                                     API_NO_RUN)
+        form = _compare_form(request.form)
+        try:   # "planner" only when asked for, so the two-run answer keeps its shape (a contract)
+            planning = _comparison_options(form) if "difference" in request.form else None
+            if "run" in request.files:   # several runs, each its own file: ranked (passk.ranking)
+                ranking, formats = _ranking_from_request(form)
+                body = ranking.to_json(formats)
+                if planning is not None:
+                    body["planner"] = _top_pair_plan_json(ranking, planning)
+                return jsonify(body)
+            comparison, _ = _comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
         except INPUT_ERRORS as error:
             return jsonify(error=_api_sentence(error)), 400
-        return jsonify(comparison.to_json())   # the two-run answer keeps its shape (a contract)
+        body = comparison.to_json()
+        if planning is not None:
+            body["planner"] = _plan_json(comparison_plan(comparison, **planning))
+        return jsonify(body)
 
     @app.get("/healthz")
     def healthz():
@@ -329,8 +341,90 @@ def _report_from_input(form, empty_message):
 def _compare_form(values):
     """The compare form's fields as typed, with defaults."""
     form = _benchmark_form(values)
-    form.update(text_a=values.get("text_a", ""), text_b=values.get("text_b", ""))
+    form.update(text_a=values.get("text_a", ""), text_b=values.get("text_b", ""), text_c=values.get("text_c", ""),
+                difference=values.get("difference") or "")
     return form
+
+
+def _comparison_options(form):
+    """comparison_plan's keyword arguments from the form; ValueError naming the field for a bad value."""
+    if hasattr(planner, "comparison_options"):
+        return planner.comparison_options(form["difference"], form["tokens_per_sample"], form["price_per_million"])
+    text = form["difference"].strip()   # until the planner reads its own fields: the difference alone
+    if not text:
+        return {}
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 100:
+        raise ValueError(f"The difference to detect (points) must be a number above 0 and at most 100; "
+                         f"got {text[:40]!r}.")
+    return {"difference": value / 100}
+
+
+def _plan_json(plans):
+    """comparison_plan's rows for JSON: numbers as plain floats and ints, sentences as they are."""
+    def plain(value):
+        if isinstance(value, (list, tuple)):
+            return [plain(item) for item in value]
+        if isinstance(value, dict):
+            return {str(key): plain(item) for key, item in value.items()}
+        if isinstance(value, bool) or value is None or isinstance(value, str):
+            return value
+        return int(value) if isinstance(value, numbers.Integral) else float(value)
+    return [{key: plain(value) for key, value in row.items()} for row in plans]
+
+
+def _top_pair(ranking):
+    """(best, second, k, Comparison of the two) at the first k where two runs are ranked, else None."""
+    ks = [result.k for result in ranking.results]
+    for result in ranking.results:
+        ranked = [row.name for row in result.ranking if row.pass_at_k is not None]
+        if len(ranked) >= 2:
+            best, second = ranked[:2]
+            try:
+                return best, second, result.k, compare(ranking.summaries[best].problems,
+                                                       ranking.summaries[second].problems, ks)
+            except ValueError:   # no task ids in common: nothing to plan
+                return None
+    return None
+
+
+def _top_pair_plan_json(ranking, planning):
+    """The API's "planner" for several runs: the top two runs' comparison_plan, or None."""
+    top = _top_pair(ranking)
+    if top is None:
+        return None
+    best, second, k, comparison = top
+    return {"a": best, "b": second, "ranked_at_k": k,
+            "results": _plan_json(comparison_plan(comparison, **planning))}
+
+
+def _more_runs_given(form):
+    """True when the page was given runs besides A and B: run C, or files under "More runs"."""
+    files = [request.files.get("file_c"), *request.files.getlist("run")]
+    return bool(form["text_c"].strip()) or any(upload and upload.filename for upload in files)
+
+
+def _ranking_from_page(form):
+    """Rank runs A, B and C (each pasted or a file) and the files of "More runs" (one run each).
+
+    A run is named after its file, a pasted one "Run A", "Run B" or "Run C".
+    """
+    runs = [_opener(form, f"text_{run}", f"file_{run}", PAGE_EMPTY_RUN.format(run.upper())) for run in "ab"]
+    if form["text_c"].strip() or (request.files.get("file_c") and request.files["file_c"].filename):
+        runs.append(_opener(form, "text_c", "file_c", PAGE_EMPTY_RUN.format("C")))
+    runs += [(_reopener(upload), upload.filename) for upload in request.files.getlist("run") if upload.filename]
+    names = [None if filename else f"Run {label}" for (_, filename), label in zip(runs, "ABC")]
+    return rank_uploads([(filename, open_run) for open_run, filename in runs], parse_ks(form["k"]),
+                        form["format"] or None, form["suite"] or "plus", names=names, limited=True,
+                        suite_chosen=bool(form["suite"]))
+
+
+def _run_sentence(error):
+    """An input error for the page: passk.report says "Run <name>", and a pasted run's name is "Run A"."""
+    return str(error).replace("Run Run ", "Run ", 1)
 
 
 def _opener(form, text_field, file_field, empty_message):
@@ -369,8 +463,18 @@ def _ranking_from_request(form):
                         names=request.form.getlist("name"), limited=True, suite_chosen=bool(form["suite"]))
 
 
-def _compare_page(form, comparison=None, formats=None, error=None):
-    """Render /compare: the two inputs, and the comparison or the error."""
+def _compare_page(form, comparison=None, formats=None, error=None, ranking=None, planning=None):
+    """Render /compare: the inputs, and the two runs' comparison, the ranking of more, or the error."""
+    planning = planning or {}
+    if ranking:
+        top = _top_pair(ranking)
+        plans = [plan for plan in comparison_plan(top[3], **planning) if plan["sentences"]] if top else []
+        intervals = {result.k: interval_chart(result.ranking, result.k) for result in ranking.results
+                     if any(row.pass_at_k is not None for row in result.ranking)}
+        page = render_template("compare.html", form=form, ranking=ranking, formats=formats, top=top, plans=plans,
+                               intervals=intervals, alpha=ALPHA, max_runs=MAX_RUNS, all_formats=FORMATS,
+                               format_names=FORMAT_NAMES, plan_costs=hasattr(planner, "comparison_options"))
+        return page, 200
     chart = None
     if comparison:
         defined = [row.k for row in comparison.results if row.difference is not None]
@@ -378,9 +482,10 @@ def _compare_page(form, comparison=None, formats=None, error=None):
             k = defined[0]
             values_a, values_b = comparison.per_problem_pass_at_k[k]
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
-    plans = [plan for plan in comparison_plan(comparison) if plan["sentences"]] if comparison else []
+    plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
-                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error, plans=plans)
+                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error, plans=plans,
+                           max_runs=MAX_RUNS, plan_costs=hasattr(planner, "comparison_options"))
     return page, 400 if error else 200
 
 

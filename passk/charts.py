@@ -472,3 +472,125 @@ def _bar_title(task_ids, group, mean):
         return f"{task_ids[group[0]]}: {100 * mean:+.2f} points"
     return (f"{task_ids[group[0]]} to {task_ids[group[-1]]} ({len(group):,} problems): "
             f"{100 * mean:+.2f} points on average")
+
+
+@dataclass
+class IntervalChart:
+    """Several runs' pass@k at one k, best first: a dot at each estimate, a whisker over its 95% interval.
+
+    Each run takes a row: its name and group letters on a line, its pass@k at the line's right end,
+    and under them the dot and whisker on the shared x axis (0–100%, or zoomed to the data).
+    """
+
+    width: int
+    height: int
+    k: int
+    rows: list             # dicts: name (full), title, y, dot (x or None), low, high (x or None), labels
+    x_ticks: list          # Labels under the plot, each at a vertical grid line (its x)
+    axis_label: Label
+    plot: tuple
+    zoomed: bool           # the x axis shows only part of 0–100%
+    description: str
+
+    @property
+    def labels(self):
+        return [*(label for row in self.rows for label in row["labels"]), *self.x_ticks, self.axis_label]
+
+
+ROW_GAP = 4           # between a run's name line and its whisker
+WHISKER_ROOM = 20     # the whisker's row: its caps are this tall
+ROW_SPACE = 10        # between one run's whisker and the next run's name
+NAME_GAP = 10         # between a run's name, its group letters and its value
+INTERVAL_STEPS = (0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25)   # tick steps of a zoomed axis
+MOST_INTERVALS = 5    # steps between ticks on the x axis at most
+ZOOM_BELOW = 0.6      # the axis reads 0–100% when the data spread over this much of it
+
+
+def interval_axis(values):
+    """(low, high, step) of the x axis over values in [0, 1]: 0–100% by 25 when they spread wide, else the
+    smallest round step with at most MOST_INTERVALS steps from a multiple of it below to one above.
+
+    >>> interval_axis([0.42, 0.51]), interval_axis([0.1, 0.9])
+    ((0.42, 0.52, 0.02), (0.0, 1.0, 0.25))
+    """
+    low, high = min(values, default=0.0), max(values, default=1.0)
+    if high - low >= ZOOM_BELOW:
+        return 0.0, 1.0, 0.25
+    for step in INTERVAL_STEPS:
+        first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+        if last == first:   # one value (or all equal): a step either side
+            first, last = first - 1, last + 1
+        first, last = max(first, 0), min(last, round(1 / step))
+        if last - first <= MOST_INTERVALS:
+            return round(first * step, 6), round(last * step, 6), step
+    return 0.0, 1.0, 0.25
+
+
+def _tick_text(value):
+    """An x tick as a percentage with no more decimals than it needs: 40%, 2.5%, 0.5%."""
+    return f"{round(value * 100, 1):g}%"
+
+
+def _fitting(text, room):
+    """text, shortened with an ellipsis until it is at most `room` wide at FONT."""
+    if text_width(text) <= room:
+        return text
+    while text and text_width(text + "…") > room:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def interval_chart(ranking, k):
+    """The forest plot of one k's ranking (passk.ranking RunRank rows, best first): one row per run."""
+    defined = [row for row in ranking if row.pass_at_k is not None]
+    values = [value for row in defined for value in (row.pass_at_k, *(row.ci95 or ()))]
+    low, high, step = interval_axis(values)
+    ticks = [low + index * step for index in range(round((high - low) / step) + 1)]
+    margin = math.ceil(EDGE + max(text_width(_tick_text(tick)) for tick in ticks) / 2)
+    left, right, top = margin, WIDTH - margin, EDGE
+    line = (ASCENT + DESCENT) * FONT
+    row_height = line + ROW_GAP + WHISKER_ROOM + ROW_SPACE
+    bottom = math.ceil(top + row_height * len(ranking))
+    height = bottom + _bottom_margin(rows=2)
+
+    def x_of(value):
+        return round(left + (right - left) * (min(max(value, low), high) - low) / (high - low), 1)
+
+    rows = []
+    for index, row in enumerate(ranking):
+        row_top = top + index * row_height
+        y = round(row_top + line + ROW_GAP + WHISKER_ROOM / 2, 1)
+        value = percent(row.pass_at_k) if row.pass_at_k is not None else "undefined"
+        value_label = Label(right, round(row_top, 1), value, css="run-value", anchor="end", dy=ASCENT)
+        letters = row.group
+        room = right - left - text_width(value) - NAME_GAP - (text_width(letters) + NAME_GAP if letters else 0)
+        name = Label(left, round(row_top, 1), _fitting(row.name, room), css="run-name", anchor="start",
+                     dy=ASCENT)
+        labels = [name, value_label]
+        if letters:
+            labels.append(Label(round(left + text_width(name.text) + NAME_GAP, 1), round(row_top, 1), letters,
+                                css="run-group", anchor="start", dy=ASCENT))
+        drawn = {"name": row.name, "y": y, "labels": labels, "dot": None, "low": None, "high": None,
+                 "title": _run_text(row, k)}
+        if row.pass_at_k is not None:
+            drawn["dot"] = x_of(row.pass_at_k)
+            if row.ci95:
+                drawn["low"], drawn["high"] = x_of(row.ci95[0]), x_of(row.ci95[1])
+        rows.append(drawn)
+    plot = (left, top, right, bottom)
+    x_ticks = _spaced([Label(x_of(tick), bottom + GAP, _tick_text(tick), dy=X_TICK_DY) for tick in ticks])
+    zoomed = (low, high) != (0.0, 1.0)
+    return IntervalChart(
+        width=WIDTH, height=height, k=k, rows=rows, x_ticks=x_ticks,
+        axis_label=_axis_label(plot, f"pass@{k:,} (%)" + (", zoomed" if zoomed else "")),
+        plot=plot, zoomed=zoomed,
+        description=f"pass@{k:,} of {plural(len(ranking), 'run')}, best first: "
+                    + "; ".join(_run_text(row, k) for row in ranking) + ".")
+
+
+def _run_text(row, k):
+    """'model-a, pass@10: 45.00% (95% interval 40.00% – 50.00%), group a', or that it is undefined."""
+    if row.pass_at_k is None:
+        return f"{row.name}, pass@{k:,}: undefined"
+    group = f", group {row.group}" if row.group else ""
+    return f"{row.name}, {_point_text(f'pass@{k:,}', row.pass_at_k, row.ci95)}{group}"
