@@ -16,11 +16,10 @@ from werkzeug.security import safe_join
 
 from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, compare, parse_ks, summarize
-from passk import planner
-from passk.planner import comparison_plan, planning_options
+from passk.planner import comparison_options, comparison_plan, planning_options
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
-from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
+from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_files, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
                           rank_uploads, report_from_carried, report_from_download, report_from_files,
                           report_from_share)
@@ -193,6 +192,8 @@ def create_app(config=None):
                 return _compare_page(form, ranking=ranking, formats=formats, planning=planning)
             comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
                                                            PAGE_EMPTY_RUN)
+            if planning:
+                planning["runs"] = _paired_runs(form, ("text_a", "file_a"), ("text_b", "file_b"))
         except INPUT_ERRORS as error:
             return _compare_page(form, error=_run_sentence(error))
         return _compare_page(form, comparison=comparison, formats=formats, planning=planning)
@@ -209,6 +210,8 @@ def create_app(config=None):
                     body["planner"] = _top_pair_plan_json(ranking, planning)
                 return jsonify(body)
             comparison, _ = _comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
+            if planning:
+                planning["runs"] = _paired_runs(form, (None, "a"), (None, "b"))
         except INPUT_ERRORS as error:
             return jsonify(error=_api_sentence(error)), 400
         body = comparison.to_json()
@@ -348,19 +351,16 @@ def _compare_form(values):
 
 def _comparison_options(form):
     """comparison_plan's keyword arguments from the form; ValueError naming the field for a bad value."""
-    if hasattr(planner, "comparison_options"):
-        return planner.comparison_options(form["difference"], form["tokens_per_sample"], form["price_per_million"])
-    text = form["difference"].strip()   # until the planner reads its own fields: the difference alone
-    if not text:
-        return {}
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value <= 100:
-        raise ValueError(f"The difference to detect (points) must be a number above 0 and at most 100; "
-                         f"got {text[:40]!r}.")
-    return {"difference": value / 100}
+    return comparison_options(form["difference"], form["tokens_per_sample"], form["price_per_million"])
+
+
+def _paired_runs(form, fields_a, fields_b):
+    """Both runs' problems, for the planner's answers on these very problems: read again, as compare_uploads
+    read them, only when a planning field asks for them (compare_uploads returns the comparison alone)."""
+    return tuple(read_files([(name, open_run())], fmt=form["format"] or None, suite=form["suite"] or "plus",
+                            max_problems=limits.MAX_PROBLEMS, max_lines=limits.MAX_LINES).problems
+                 for open_run, name in (_opener(form, *fields, PAGE_EMPTY_RUN.format(run))
+                                        for fields, run in ((fields_a, "A"), (fields_b, "B"))))
 
 
 def _plan_json(plans):
@@ -398,7 +398,12 @@ def _top_pair_plan_json(ranking, planning):
         return None
     best, second, k, comparison = top
     return {"a": best, "b": second, "ranked_at_k": k,
-            "results": _plan_json(comparison_plan(comparison, **planning))}
+            "results": _plan_json(comparison_plan(comparison, **planning, runs=_top_runs(ranking, top)))}
+
+
+def _top_runs(ranking, top):
+    """The problems of the top pair's two runs, for comparison_plan."""
+    return tuple(ranking.summaries[name].problems for name in top[:2])
 
 
 def _more_runs_given(form):
@@ -468,12 +473,13 @@ def _compare_page(form, comparison=None, formats=None, error=None, ranking=None,
     planning = planning or {}
     if ranking:
         top = _top_pair(ranking)
-        plans = [plan for plan in comparison_plan(top[3], **planning) if plan["sentences"]] if top else []
+        plans = [plan for plan in comparison_plan(top[3], **planning, runs=_top_runs(ranking, top))
+                 if plan["sentences"]] if top else []
         intervals = {result.k: interval_chart(result.ranking, result.k) for result in ranking.results
                      if any(row.pass_at_k is not None for row in result.ranking)}
         page = render_template("compare.html", form=form, ranking=ranking, formats=formats, top=top, plans=plans,
                                intervals=intervals, alpha=ALPHA, max_runs=MAX_RUNS, all_formats=FORMATS,
-                               format_names=FORMAT_NAMES, plan_costs=hasattr(planner, "comparison_options"))
+                               format_names=FORMAT_NAMES)
         return page, 200
     chart = None
     if comparison:
@@ -485,7 +491,7 @@ def _compare_page(form, comparison=None, formats=None, error=None, ranking=None,
     plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error, plans=plans,
-                           max_runs=MAX_RUNS, plan_costs=hasattr(planner, "comparison_options"))
+                           max_runs=MAX_RUNS)
     return page, 400 if error else 200
 
 
