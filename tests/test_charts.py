@@ -7,7 +7,10 @@ import pytest
 
 from passk.calculator import calculate
 from passk.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDTH, Label, _path,
-                          curve_chart, difference_chart, histogram_chart, k_curve_chart, rate_bins, text_width)
+                          curve_chart, difference_chart, histogram_chart, interval_axis, interval_chart, k_curve_chart,
+                          rate_bins, text_width)
+from passk.display import percent
+from passk.ranking import rank_runs
 from passk.benchmark import summarize
 from passk.formats import Problem
 from passk.estimator import pass_at_k_for_ks
@@ -275,3 +278,102 @@ def test_the_curve_over_k_computes_fewer_ks_for_large_benchmarks():
     assert charts.curve_points(164) == charts.curve_points(25_000) == 60
     assert charts.curve_points(50_000) == 30 and charts.curve_points(100_000) == 15
     assert charts.curve_points(10**7) == 15
+
+
+# The forest plot of several runs (passk.charts.interval_chart)
+
+def ranking_of(*runs, ks=(1,)):
+    """rank_runs over runs given as (name, [(n, c), ...]), task ids by position."""
+    return rank_runs([(name, [Problem(f"t{i}", n, c) for i, (n, c) in enumerate(counts)]) for name, counts in runs],
+                     list(ks))
+
+
+THREE_RUNS = ranking_of(("strong", [(20, 15 + i % 6) for i in range(30)]), ("weak", [(20, 2 + i % 5) for i in range(30)]),
+                        ("weaker", [(20, 2 + (i * 3) % 5 - (i % 7 == 0)) for i in range(30)]))
+FOREST_CASES = [
+    THREE_RUNS.results[0],
+    ranking_of(("a", [(10, 5), (10, 6)]), ("b", [(10, 5), (10, 5)])).results[0],
+    ranking_of(*((f"model-{i}-with-a-rather-long-results-file-name.jsonl", [(10, (i + j) % 11) for j in range(12)])
+                 for i in range(12))).results[0],
+    ranking_of(("all", [(10, 10)] * 3), ("none", [(10, 0)] * 3), ("half", [(10, 5)] * 3)).results[0],
+    ranking_of(("one", [(5, 2)]), ("two", [(50, 20), (50, 21)]), ks=(10,)).results[0],   # "one" undefined at 10
+]
+
+
+def forest(result):
+    return interval_chart(result.ranking, result.k)
+
+
+def test_the_forest_plot_has_a_row_per_run_best_first_with_its_letters():
+    chart = forest(THREE_RUNS.results[0])
+    assert [row["name"] for row in chart.rows] == ["strong", "weak", "weaker"]
+    texts = [[label.text for label in row["labels"]] for row in chart.rows]
+    assert texts == [["strong", "87.50%", "a"], ["weak", "20.00%", "b"], ["weaker", "19.17%", "b"]]
+    ys = [row["y"] for row in chart.rows]
+    assert ys == sorted(ys) and len(set(ys)) == 3
+
+
+@pytest.mark.parametrize("result", FOREST_CASES, ids=lambda result: f"{len(result.ranking)} runs")
+def test_the_forest_plot_whiskers_stay_in_the_plot_around_their_dots(result):
+    chart = forest(result)
+    left, top, right, bottom = chart.plot
+    low, high = interval_axis([v for row in result.ranking if row.pass_at_k is not None
+                               for v in (row.pass_at_k, *(row.ci95 or ()))])[:2]
+    for row, run in zip(chart.rows, result.ranking):
+        assert top <= row["y"] <= bottom
+        if run.pass_at_k is None:
+            assert row["dot"] is None and row["low"] is None
+            continue
+        assert left <= row["dot"] <= right
+        assert row["dot"] == pytest.approx(left + (right - left) * (run.pass_at_k - low) / (high - low), abs=0.05)
+        if run.ci95:
+            assert left <= row["low"] <= row["dot"] <= row["high"] <= right
+
+
+@pytest.mark.parametrize("result", FOREST_CASES, ids=lambda result: f"{len(result.ranking)} runs")
+def test_the_forest_plot_labels_neither_overlap_nor_leave_the_svg(result):
+    chart = forest(result)
+    boxes = [(label.text, label.box()) for label in chart.labels]
+    assert [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:] if overlap(box_a, box_b)] == []
+    for label in chart.labels:
+        left, top, right, bottom = label.box()
+        assert left >= EDGE - 0.5 and right <= WIDTH - EDGE + 0.5 and top >= 0 and bottom <= chart.height, label
+    assert all(tick.box()[1] > chart.plot[3] for tick in chart.x_ticks)
+
+
+def test_long_run_names_are_shortened_in_the_plot_but_whole_in_its_text():
+    chart = forest(FOREST_CASES[2])
+    name = "model-0-with-a-rather-long-results-file-name.jsonl"
+    drawn = [row["labels"][0].text for row in chart.rows]
+    assert all(text.endswith("…") for text in drawn) and name not in drawn
+    assert name in chart.description and any(row["title"].startswith(name) for row in chart.rows)
+
+
+def test_the_forest_plot_description_has_every_runs_numbers():
+    chart = forest(THREE_RUNS.results[0])
+    strong = THREE_RUNS.results[0].ranking[0]
+    assert chart.description.startswith("pass@1 of 3 runs, best first: strong, pass@1: 87.50% (95% interval ")
+    assert f"{percent(strong.ci95[0])} – {percent(strong.ci95[1])}), group a; weak" in chart.description
+    undefined = forest(FOREST_CASES[4])
+    assert "one, pass@10: undefined" in undefined.description
+
+
+@pytest.mark.parametrize("values, axis", [
+    ([0.42, 0.51], (0.42, 0.52, 0.02)),
+    ([0.1, 0.9], (0.0, 1.0, 0.25)),
+    ([0.5, 0.5], (0.495, 0.505, 0.005)),
+    ([0.0, 0.03], (0.0, 0.03, 0.01)),
+    ([0.97, 1.0], (0.97, 1.0, 0.01)),
+    ([0.2, 0.7], (0.2, 0.7, 0.1)),
+])
+def test_the_forest_plot_axis_is_zoomed_to_round_ticks(values, axis):
+    low, high, step = interval_axis(values)
+    assert (low, high, step) == pytest.approx(axis)
+    assert low <= min(values) and high >= max(values) and 0 <= low and high <= 1
+    assert round((high - low) / step) <= 5
+
+
+def test_a_wide_spread_uses_the_whole_axis_with_its_ticks_labelled():
+    chart = forest(FOREST_CASES[3])
+    assert not chart.zoomed and [tick.text for tick in chart.x_ticks] == ["0%", "25%", "50%", "75%", "100%"]
+    assert forest(THREE_RUNS.results[0]).x_ticks[0].text == "0%"

@@ -1,0 +1,224 @@
+"""The compare page and POST /api/v1/compare with three runs or more: ranked per k, every pair, the groups,
+the forest plot, and the planner for the top two (issue 9 §2, §3)."""
+
+import io
+import re
+from html import unescape
+
+import pytest
+
+from passk.benchmark import compare
+from passk.display import p_value, percent
+from passk.formats import read_problems
+from passk.planner import comparison_plan
+from passk.ranking import MAX_RUNS, rank_runs
+
+# Run B is far ahead; runs A and C are close. C lacks t0 and has t30, which no other run has.
+STRONG = "".join(f"t{i},20,{15 + i % 6}\n" for i in range(30))
+WEAK = "".join(f"t{i},20,{2 + i % 5}\n" for i in range(30))
+WEAKER = "".join(f"t{i},20,{2 + (i * 3) % 5 - (i % 7 == 0)}\n" for i in range(1, 31))
+PASTED = {"text_a": WEAK, "text_b": STRONG, "text_c": WEAKER, "k": "1, 10"}
+
+
+def page(client, data, files=()):
+    """POST /compare with the form `data` and the "More runs" files [(name, text)]; (status, unescaped html)."""
+    data = dict(data)
+    if files:
+        data["run"] = [(io.BytesIO(text.encode()), name) for name, text in files]
+    response = client.post("/compare", data=data, content_type="multipart/form-data")
+    return response.status_code, unescape(response.get_data(as_text=True))
+
+
+def table_rows(html, table_id):
+    """[[cell texts]] of a table's body rows, tags stripped."""
+    body = re.search(rf'<table[^>]*id="{table_id}".*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    return [[re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+
+
+def alert(html):
+    return re.search(r'role="alert">([^<]*)<', html).group(1)
+
+
+def expected_ranking(ks=(1, 10)):
+    runs = [("Run A", WEAK), ("Run B", STRONG), ("Run C", WEAKER)]
+    return rank_runs([(name, read_problems(text).problems) for name, text in runs], list(ks))
+
+
+def test_three_pasted_runs_are_ranked_best_first_with_their_group_letters(client):
+    status, html = page(client, PASTED)
+    assert status == 200 and "3 runs ranked" in html and 'id="compare-table"' not in html
+    rows = table_rows(html, "ranking-table-1")
+    assert [(row[0], row[1], row[5]) for row in rows] == [("1", "Run B", "a"), ("2", "Run A", "b"), ("3", "Run C", "b")]
+    assert rows[0][2] == percent(sum(15 + i % 6 for i in range(30)) / 600)   # 87.50%: the mean of c/n
+    assert rows[1][2] == "20.00%"
+    for row, expected in zip(rows, expected_ranking().results[0].ranking):
+        assert row[4] == f"{percent(expected.ci95[0])} to {percent(expected.ci95[1])}"
+    assert "runs that share a letter cannot be told apart at the 5% level, after Holm's adjustment" in html
+
+
+def test_every_pair_shows_its_p_value_and_holm_adjusted_p_value(client):
+    _, html = page(client, PASTED)
+    rows = {row[0]: row for row in table_rows(html, "pairs-table-1") if len(row) == 7}
+    assert list(rows) == ["Run A − Run B", "Run A − Run C", "Run B − Run C"]
+    pairs = {f"{pair.a} − {pair.b}": pair for pair in expected_ranking().results[0].pairs}
+    for name, row in rows.items():
+        assert row[4] == p_value(pairs[name].p_value) and row[5] == p_value(pairs[name].p_holm)
+        assert row[6] == str(pairs[name].paired)
+    # Holm: the smallest of the three p-values is multiplied by 3, the largest is left as it is.
+    smallest = min(pairs.values(), key=lambda pair: pair.p_value)
+    assert smallest.p_holm == pytest.approx(3 * smallest.p_value, rel=1e-12)
+    assert rows["Run A − Run C"][5] == rows["Run A − Run C"][4] == "0.626"
+    assert rows["Run A − Run C"][6] == "29" and rows["Run A − Run B"][6] == "30"
+
+
+def test_few_paired_problems_mark_the_exact_sign_flip_test(client):
+    small = {"text_a": "x,10,3\ny,10,5\nz,10,10\n", "text_b": "x,10,1\ny,10,5\nz,10,7\n",
+             "text_c": "x,10,2\ny,10,2\nz,10,2\n", "k": "1"}
+    _, html = page(client, small)
+    assert re.search(r'class="p-value">0\.250 <span class="sub">exact</span>', html)
+
+
+def test_the_problems_left_out_of_each_pair_are_listed_per_pair(client):
+    _, html = page(client, PASTED)
+    left_out = re.search(r'id="left-out".*?</section>', html, re.S).group(0)
+    items = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip() for item in re.findall(r"<li[^>]*>(.*?)</li>", left_out, re.S)]
+    assert items == ["Run A − Run C: only in Run A: t0; only in Run C: t30.",
+                     "Run B − Run C: only in Run B: t0; only in Run C: t30."]
+
+
+def test_more_than_twenty_left_out_problems_are_counted(client):
+    extra = STRONG + "".join(f"x{i},20,3\n" for i in range(25))
+    _, html = page(client, {**PASTED, "text_b": extra})
+    assert re.search(r"only in Run B: x0, x1, .*?, x19 and 5 more", html)
+    assert "x20" not in re.search(r'id="left-out".*?</section>', html, re.S).group(0)
+
+
+def test_uploaded_runs_are_named_after_their_files(client):
+    status, html = page(client, {"text_a": WEAK, "text_b": "", "k": "1"},
+                        files=[("strong-model.csv", STRONG), ("other.csv", WEAKER)])
+    assert status == 400 and alert(html) == "Run B is empty: paste its results or choose its file."
+    status, html = page(client, {"text_a": WEAK, "text_b": WEAKER, "k": "1"},
+                        files=[("strong-model.csv", STRONG)])
+    assert status == 200
+    assert [row[1] for row in table_rows(html, "ranking-table-1")] == ["strong-model.csv", "Run A", "Run B"]
+    assert "Read Run A as csv (30 problems), Run B as csv (30 problems), strong-model.csv as csv (30 problems)." \
+        in re.sub(r"<[^>]+>", "", html)
+
+
+def test_two_runs_keep_the_two_run_page(client):
+    status, html = page(client, {"text_a": WEAK, "text_b": STRONG, "k": "1"}, files=[])
+    assert status == 200 and 'id="compare-table"' in html and 'id="ranking-result"' not in html
+
+
+def test_a_forest_plot_per_k_has_a_row_per_run_and_names_its_numbers(client):
+    _, html = page(client, PASTED)
+    for k in (1, 10):
+        figure = re.search(rf'<figure[^>]*id="interval-chart-{k}".*?</figure>', html, re.S).group(0)
+        assert re.findall(r'<g class="run-row" data-run="([^"]*)"', figure) == ["Run B", "Run A", "Run C"]
+        assert figure.count('class="run-dot"') == 3 and figure.count('class="whisker"') == 9
+        description = re.search(r"<desc[^>]*>(.*?)</desc>", figure, re.S).group(1)
+        assert description.startswith(f"pass@{k} of 3 runs, best first: Run B, pass@{k}: ")
+    assert "87.50% (95% interval" in html
+
+
+def test_over_the_run_limit_is_a_message_with_the_form_kept(client):
+    files = [(f"run{i}.csv", WEAK) for i in range(MAX_RUNS - 1)]
+    status, html = page(client, {**PASTED, "difference": "3"}, files=files)
+    assert status == 400
+    assert alert(html) == f"Too many runs ({MAX_RUNS + 2}): rank at most {MAX_RUNS} at once."
+    assert f">{WEAK}</textarea>" in html and f">{WEAKER}</textarea>" in html
+    assert 'id="difference" name="difference" type="text" inputmode="decimal" value="3"' in html
+    status, _ = page(client, PASTED, files=files[:MAX_RUNS - 3])   # exactly MAX_RUNS
+    assert status == 200
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("difference", "abc", "The difference to detect (points) must be from above 0 to 100; got 'abc'."),
+    ("difference", "150", "The difference to detect (points) must be from above 0 to 100; got '150'."),
+    ("tokens_per_sample", "-5", "Tokens per sample must be a number above 0; got '-5'."),
+    ("price_per_million", "free", "The price per million tokens must be a number above 0; got 'free'."),
+])
+@pytest.mark.parametrize("runs", [PASTED, {"text_a": WEAK, "text_b": STRONG}], ids=["three runs", "two runs"])
+def test_a_bad_planning_field_is_a_400_naming_it_with_the_form_kept(client, runs, field, value, message):
+    status, html = page(client, {**runs, field: value})
+    assert status == 400 and alert(html) == message
+    assert f'id="{field}" name="{field}" type="text" inputmode="decimal" value="{value}"' in html
+    assert f">{WEAK}</textarea>" in html and f">{STRONG}</textarea>" in html
+
+
+def test_the_planner_speaks_of_the_top_two_runs_only(client):
+    _, html = page(client, {**PASTED, "difference": "5"})
+    planning = re.search(r'id="compare-planning".*?</section>', html, re.S).group(0)
+    assert "For Run B against Run A, the best two at pass@1, on their 30 paired problems." in planning
+    problems_b, problems_a = read_problems(STRONG).problems, read_problems(WEAK).problems
+    plans = comparison_plan(compare(problems_b, problems_a, [1, 10]), difference=0.05, runs=(problems_b, problems_a))
+    assert [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>(.*?)</li>", planning)] == \
+        [sentence for plan in plans for sentence in plan["sentences"]]
+    assert "About" in planning and "paired problems would find a difference of 5.00 points" in planning
+
+
+def test_the_two_run_planner_finds_the_problems_for_a_difference(client):
+    status, html = page(client, {"text_a": WEAK, "text_b": WEAKER, "k": "1", "difference": "2"})
+    problems_a, problems_b = read_problems(WEAK).problems, read_problems(WEAKER).problems
+    (plan,) = comparison_plan(compare(problems_a, problems_b, [1]), difference=0.02, runs=(problems_a, problems_b))
+    assert status == 200 and plan["problems"] > 29
+    assert f"About {plan['problems']:,} paired problems would find a difference of 2.00 points 4 times in 5." in html
+
+
+# The API
+
+
+def api(client, **fields):
+    return client.post("/api/v1/compare", content_type="multipart/form-data", data=fields)
+
+
+def upload(text, name):
+    return io.BytesIO(text.encode()), name
+
+
+def test_the_two_run_answer_gains_a_planner_only_when_a_difference_is_sent(client):
+    plain = api(client, a=upload(WEAK, "a.csv"), b=upload(STRONG, "b.csv"), k="1").json
+    assert list(plain) == ["paired", "only_in_a", "only_in_b", "results", "warnings"]
+    body = api(client, a=upload(WEAK, "a.csv"), b=upload(STRONG, "b.csv"), k="1, 10", difference="5").json
+    assert list(body) == ["paired", "only_in_a", "only_in_b", "results", "warnings", "planner"]
+    assert {key: body[key] for key in plain if key != "results"} == {key: plain[key] for key in plain if key != "results"}
+    problems_a, problems_b = read_problems(WEAK).problems, read_problems(STRONG).problems
+    plans = comparison_plan(compare(problems_a, problems_b, [1, 10]), difference=0.05, runs=(problems_a, problems_b))
+    assert [row["k"] for row in body["planner"]] == [1, 10]
+    for row, plan in zip(body["planner"], plans):
+        assert row["detectable"] == pytest.approx(plan["detectable"], rel=1e-12)
+        assert row["problems"] == plan["problems"] and isinstance(row["problems"], int)
+        assert row["samples"] == plan["samples"] and row["sentences"] == plan["sentences"]
+
+
+def test_the_ranking_answer_gains_a_planner_for_the_top_two_runs(client):
+    runs = [upload(WEAK, "weak.csv"), upload(STRONG, "strong.csv"), upload(WEAKER, "weaker.csv")]
+    plain = api(client, run=runs, k="1").json
+    assert list(plain) == ["runs", "results", "warnings"]
+    runs = [upload(WEAK, "weak.csv"), upload(STRONG, "strong.csv"), upload(WEAKER, "weaker.csv")]
+    body = api(client, run=runs, k="1", difference="5").json
+    assert list(body) == ["runs", "results", "warnings", "planner"]
+    planner = body["planner"]
+    assert (planner["a"], planner["b"], planner["ranked_at_k"]) == ("strong.csv", "weak.csv", 1)
+    assert [row["k"] for row in planner["results"]] == [1]
+    assert "About" in planner["results"][0]["sentences"][1]
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-2", "101", "nan"])
+def test_a_bad_difference_is_a_400_sentence_from_the_api(client, value):
+    response = api(client, a=upload(WEAK, "a.csv"), b=upload(STRONG, "b.csv"), difference=value)
+    assert response.status_code == 400
+    assert response.json == {"error": f"The difference to detect (points) must be from above 0 to 100; got {value!r}."}
+    runs = [upload(WEAK, "weak.csv"), upload(STRONG, "strong.csv"), upload(WEAKER, "weaker.csv")]
+    response = api(client, run=runs, difference=value)
+    assert response.status_code == 400 and response.json["error"].startswith("The difference to detect (points)")
+
+
+@pytest.mark.parametrize("text_c, message", [
+    ("t1,10,11\n", "Run C: Line 1"),
+    ("t1,10,3\nt1,10,4\n", "Run C lists task t1 twice"),
+])
+def test_a_bad_third_run_is_named_once(client, text_c, message):
+    status, html = page(client, {**PASTED, "text_c": text_c})
+    assert status == 400 and alert(html).startswith(message) and "Run Run" not in html
