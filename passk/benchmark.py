@@ -5,7 +5,9 @@ pass@k is the mean of the problems' own pass@k (Chen et al. 2021,
 arXiv:2107.03374), reported only when every n_i >= k. Two error bars:
 
 - across problems: s / sqrt(P), s the sample standard deviation of the
-  per-problem values, with the 95% interval mean ± t(P-1, 0.975) SE;
+  per-problem values, with the 95% Wilson interval at the effective sample
+  size mean (1 - mean) / SE^2 (passk.stats.wilson_interval), which leans
+  away from 0 and 1 where the values pile up;
 - fixed benchmark (sampling noise only): sqrt(sum V_i) / P with
   V_i = A_i(k)^2 - A_i(2k), A_i(j) = C(n_i - c_i, j) / C(n_i, j), an unbiased
   estimate of the variance of problem i's estimate; needs every n_i >= 2k.
@@ -26,7 +28,7 @@ import numpy as np
 
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
-from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile, t_two_sided_p
+from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile, t_two_sided_p, wilson_interval
 
 DEFAULT_KS = (1, 10, 100)
 MAX_KS = 20           # k values per request
@@ -173,13 +175,13 @@ def _k_result(problems, samples, pairs, pair_values, k):
 
 
 def _mean_se_interval(pairs, pair_values, count):
-    """The mean over the count problems, s / sqrt(P) and the 95% t interval (None, None below two problems)."""
+    """The mean over the count problems, s / sqrt(P) and the 95% Wilson interval (None, None below two problems)."""
     mean = float(np.sum(pairs.weights * pair_values) / count)
     se = ci95 = None
     if count >= 2:
         variance = np.sum(pairs.weights * (pair_values - mean) ** 2) / (count - 1)
         se = float(np.sqrt(variance / count))
-        ci95 = _interval(mean, se, count - 1, low=0.0, high=1.0)
+        ci95 = wilson_interval(min(1.0, max(0.0, mean)), se, count)
     return mean, se, ci95
 
 
@@ -194,7 +196,7 @@ class KCurve:
 
 
 def curve_over_k(problems, ks):
-    """The means and t intervals of pass@k and pass^k at each k (every n_i >= k), without the fixed SE."""
+    """The means and 95% intervals of pass@k and pass^k at each k (every n_i >= k), without the fixed SE."""
     problems = list(problems)
     samples, correct = _counts(problems)
     if any(k > samples.min() for k in ks):

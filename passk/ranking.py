@@ -3,7 +3,7 @@
 Runs are [(name, problems)]. For each k:
 
 - ranking: each run's pass@k over all its own problems, with the across-problem
-  SE and 95% t interval, from passk.benchmark.summarize (the benchmark page's
+  SE and 95% interval, from passk.benchmark.summarize (the benchmark page's
   numbers), best first; runs whose pass@k is undefined at k come last;
 - pairs: every pair of runs, in the order given (a before b), compared on the
   problems both have by passk.benchmark.compare (a minus b, SE, interval,

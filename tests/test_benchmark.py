@@ -83,7 +83,7 @@ def test_pass_at_k_is_the_mean_of_the_exact_per_problem_values(benchmark):
 
 @settings(max_examples=150, deadline=None)
 @given(benchmarks())
-def test_se_is_the_sample_sd_over_root_p_and_the_interval_uses_t(benchmark):
+def test_se_is_the_sample_sd_over_root_p_and_the_interval_is_wilsons(benchmark):
     counts, ks = benchmark
     assume(len(counts) >= 2)
     summary = summarize(make_problems(counts), ks)
@@ -92,13 +92,27 @@ def test_se_is_the_sample_sd_over_root_p_and_the_interval_uses_t(benchmark):
         if row.pass_at_k is None:
             assert row.se is None and row.ci95 is None
             continue
-        values = [float(exact_pass_at_k(n, c, k)) for n, c in counts]
-        se = statistics.stdev(values) / math.sqrt(len(values))
+        values = [exact_pass_at_k(n, c, k) for n, c in counts]
+        mean = sum(values) / len(values)
+        variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
+        se = math.sqrt(variance / len(values))
         assert row.se == pytest.approx(se, rel=1e-10, abs=1e-15)
-        half_width = t_quantile(0.975, len(values) - 1) * se
-        mean = statistics.fmean(values)
-        assert row.ci95 == pytest.approx((max(0.0, mean - half_width), min(1.0, mean + half_width)),
-                                         rel=1e-10, abs=1e-14)
+        assert row.ci95 == pytest.approx(wilson_roots(mean, variance, len(values)), rel=1e-9, abs=1e-12)
+
+
+def wilson_roots(mean, variance, count):
+    """The p with (mean - p)^2 = z^2 p (1 - p) / m, m = mean (1 - mean) / SE^2 (z / t)^2: the two roots of a quadratic.
+
+    Values all equal at 0 or 1 count as count - 1 Bernoulli values; all equal elsewhere give [mean, mean].
+    """
+    spread = mean * (1 - mean)
+    if variance == 0 and spread:
+        return float(mean), float(mean)
+    z = 1.959963984540054
+    trials = (spread * count / variance if variance else count - 1) * (z / t_quantile(0.975, count - 1)) ** 2
+    a, b, c = 1 + z * z / trials, -(2 * float(mean) + z * z / trials), float(mean) ** 2
+    root = math.sqrt(max(0.0, b * b - 4 * a * c))
+    return max(0.0, (-b - root) / (2 * a)), min(1.0, (-b + root) / (2 * a))
 
 
 @settings(max_examples=150, deadline=None)
@@ -276,9 +290,11 @@ def test_counts_of_problems_samples_and_statuses():
     assert [problem["status"] for problem in summary.per_problem] == ["broken", "flaky", "solid", "broken"]
 
 
-def test_interval_is_clipped_to_between_0_and_1():
+def test_the_interval_stays_between_0_and_1_where_mean_plus_or_minus_t_se_would_leave_it():
     row = result_for(summarize([Problem("a", 10, 10), Problem("b", 10, 0), Problem("c", 10, 10)], ks=[1]), 1)
-    assert row.ci95[0] == 0.0 and row.ci95[1] == 1.0
+    half_width = t_quantile(0.975, 2) * row.se
+    assert row.pass_at_k - half_width < 0 and row.pass_at_k + half_width > 1
+    assert 0.0 < row.ci95[0] < row.pass_at_k < row.ci95[1] < 1.0
 
 
 def test_identical_problems_have_zero_se_and_a_point_interval():
@@ -536,12 +552,10 @@ def test_pass_hat_k_is_the_mean_of_exact_per_problem_values_with_the_same_error_
         values = [exact_pass_hat_k(n, c, k) for n, c in counts]
         assert relative_error(hat.pass_at_k, sum(values) / len(values)) <= 1e-13
         if len(counts) >= 2:
-            se = statistics.stdev(map(float, values)) / math.sqrt(len(values))
-            assert hat.se == pytest.approx(se, rel=1e-10, abs=1e-15)
-            half_width = t_quantile(0.975, len(values) - 1) * se
-            mean = float(sum(values) / len(values))
-            assert hat.ci95 == pytest.approx((max(0.0, mean - half_width), min(1.0, mean + half_width)),
-                                             rel=1e-10, abs=1e-14)
+            mean = sum(values) / len(values)
+            variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
+            assert hat.se == pytest.approx(math.sqrt(variance / len(values)), rel=1e-10, abs=1e-15)
+            assert hat.ci95 == pytest.approx(wilson_roots(mean, variance, len(values)), rel=1e-9, abs=1e-12)
         if all(n >= 2 * k for n, _ in counts):
             exact = math.sqrt(sum(exact_pass_hat_variance(n, c, k) for n, c in counts)) / len(counts)
             assert hat.se_fixed == pytest.approx(exact, rel=1e-9, abs=1e-15)

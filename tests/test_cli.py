@@ -196,8 +196,8 @@ def test_evalplus_paper_tables_have_a_row_per_suite_and_k(tmp_path, capsys):
         "B": [{"base_status": "fail", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "fail"}]}}),
         name="eval_results.json")
     assert main([path, "-k", "1", "--markdown"]) == 0
-    assert capsys.readouterr().out.splitlines()[2:] == ["| plus | 1 | 25.00 | 25.00 | [0.00, 100.00] | 25.00 |",
-                                                         "| base | 1 | 75.00 | 25.00 | [0.00, 100.00] | 25.00 |"]
+    assert capsys.readouterr().out.splitlines()[2:] == ["| plus | 1 | 25.00 | 25.00 | [0.12, 98.97] | 25.00 |",
+                                                         "| base | 1 | 75.00 | 25.00 | [1.03, 99.88] | 25.00 |"]
     assert main([path, "-k", "1", "--latex", "--suite", "base"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == r"\begin{tabular}{lrrrcr}" and lines[3].startswith("Suite & k & ")
@@ -318,7 +318,7 @@ def test_python_dash_m_passk_runs_the_same_command(tmp_path):
     path = write_results(tmp_path)
     completed = run(path, "-k", "1", "--markdown")
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.splitlines()[2] == "| 1 | 26.67 | 3.33 | [12.32, 41.01] | 8.46 |"
+    assert completed.stdout.splitlines()[2] == "| 1 | 26.67 | 3.33 | [15.07, 42.71] | 8.46 |"
     assert completed.stderr == ""
 
 

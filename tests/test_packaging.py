@@ -141,8 +141,8 @@ def test_the_installed_command_runs(installed, tmp_path):
     results.write_text("10 3\n10 0\n")
     table = run_installed(installed, [str(command), str(results), "-k", "1,5", "--markdown"], tmp_path)
     assert table.returncode == 0, table.stderr
-    assert table.stdout.splitlines()[2:] == ["| 1 | 15.00 | 15.00 | [0.00, 100.00] | 7.64 |",
-                                             "| 5 | 45.83 | 45.83 | [0.00, 100.00] | 4.17 |"]
+    assert table.stdout.splitlines()[2:] == ["| 1 | 15.00 | 15.00 | [0.08, 97.55] | 7.64 |",
+                                             "| 5 | 45.83 | 45.83 | [0.15, 99.79] | 4.17 |"]
 
 
 def test_the_installed_library_needs_no_web_packages(installed, tmp_path):
