@@ -1,6 +1,7 @@
 """Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
 
-`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking).
+`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking);
+with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference.
 
 Also run as ``python -m passk``. Standard output holds only the answer (a
 table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
@@ -21,6 +22,7 @@ from passk.benchmark import DEFAULT_KS, parse_ks
 from passk.display import decimal, percent, plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
 from passk.paper import LATEX_SPECIAL, MARKDOWN_SPECIAL, latex, markdown, suites  # noqa: F401 (the escapes: tests)
+from passk.planner import option_value, points, top_pair_plan
 from passk.report import rank_uploads, report_from_files
 
 STDIN = "-"
@@ -61,7 +63,30 @@ def build_parser():
     output.add_argument("--latex", dest="output", action="store_const", const="latex",
                         help="print the results as a LaTeX tabular (booktabs)")
     parser.set_defaults(output="text")
+    planning = parser.add_argument_group("planning")
+    planning.add_argument("--detect", metavar="POINTS", type=_planning_option("difference"),
+                          help="with --runs: a difference in percentage points to plan for, for the top two runs "
+                               "at each k: the paired problems and the samples per problem in each run that would "
+                               "find it 4 times in 5 (p < 0.05), and the least more samples alone can reach; "
+                               "printed after the ranking, and under \"planner\" with --json")
+    planning.add_argument("--tokens-per-sample", metavar="TOKENS", type=_planning_option("tokens_per_sample"),
+                          help="tokens one sample takes: --detect's plan then says how many tokens the extra "
+                               "samples take and, with --price-per-million, what they cost")
+    planning.add_argument("--price-per-million", metavar="PRICE", type=_planning_option("price_per_million"),
+                          help="the price of a million tokens: with --tokens-per-sample, the plans (a single "
+                               "run's, or --detect's) say what the extra samples cost")
     return parser
+
+
+def _planning_option(name):
+    """An argparse type for the planning field `name` (passk.planner.OPTIONS): the web form's sentence on error."""
+    def parse(text):
+        try:
+            return option_value(name, text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    parse.__name__ = name
+    return parse
 
 
 class Progress:
@@ -268,14 +293,22 @@ def main(argv=None, *, stderr=None):
     """Run the command line; returns the exit status. stderr (default sys.stderr) gets warnings,
     errors and, when it is a terminal, the progress bar."""
     stderr = stderr or sys.stderr
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.runs:
+        if args.detect is None and (args.tokens_per_sample or args.price_per_million):
+            parser.error("with --runs, --tokens-per-sample and --price-per-million price the samples that "
+                         "--detect POINTS plans; give --detect too")
         return main_runs(args, stderr)
+    if args.detect is not None:
+        parser.error("--detect plans the comparison of the top two runs: use it with --runs")
     try:
         report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=stderr)
         return 2
+    report.planning.update({name: value for name in ("tokens_per_sample", "price_per_million")
+                            for value in [getattr(args, name)] if value is not None})
     try:
         print(OUTPUTS[args.output](report), flush=True)
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
@@ -347,6 +380,17 @@ def _p_text(value):
     return decimal(value, 3, top=1, ascii=True) or "~ 1"
 
 
+def planning_text(plans, difference):
+    """top_pair_plan's answers for the terminal: per k, which pair, then its sentences."""
+    lines = [f"planning for the top two runs at each k (a - b), to find a difference of {points(difference)} points "
+             f"4 times in 5 at p < 0.05:"]
+    for row in plans:
+        lines.append(f"  pass@{row['k']:,}: {row['a']} vs {row['b']}" if row["a"] else f"  pass@{row['k']:,}:")
+        sentences = row["plan"]["sentences"] if row["plan"] and row["plan"]["sentences"] else [row["reason"]]
+        lines += [f"    {sentence}" for sentence in sentences]
+    return "\n".join(lines)
+
+
 def main_runs(args, stderr):
     """passk --runs FILE FILE...: the ranked table and the pairs, or (--json) the API's answer."""
     if args.output in ("markdown", "latex"):
@@ -357,9 +401,17 @@ def main_runs(args, stderr):
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=stderr)
         return 2
+    plans = None if args.detect is None else top_pair_plan(ranking, args.detect, args.tokens_per_sample,
+                                                          args.price_per_million)
+    if args.output == "json":
+        body = ranking.to_json(formats)
+        if plans is not None:
+            body["planner"] = plans
+        answer = json.dumps(body, indent=2)
+    else:
+        answer = ranking_text(ranking) + ("" if plans is None else "\n\n" + planning_text(plans, args.detect))
     try:
-        print(json.dumps(ranking.to_json(formats), indent=2) if args.output == "json" else ranking_text(ranking),
-              flush=True)
+        print(answer, flush=True)
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in ranking.warnings:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.stats import norm
 
-from passk.benchmark import CONFIDENCE, estimate_variance
+from passk.benchmark import CONFIDENCE, compare, estimate_variance
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k
 from passk.stats import t_quantile
 
@@ -323,6 +323,38 @@ def _samples_answer(result, samples, correct, count, difference, tokens_per_samp
             cost += f", about {result['extra_cost']:,.2f} in token cost"
     sentences.append(f"About {needed:,} samples per problem in each run would find {wanted} "
                      f"({extra:,} more samples in all{cost}).")
+
+
+def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_million=None):
+    """For each k of a passk.ranking.Ranking, comparison_plan for its top two runs (the best minus the second):
+    [{"k", "a", "b", "plan" (comparison_plan's dict, or None), "reason" (why there is no plan, or None)}]."""
+    ks = [row.k for row in ranking.results]
+    plans, pairs = [], {}
+    for index, row in enumerate(ranking.results):
+        top = [entry.name for entry in row.ranking if entry.pass_at_k is not None][:2]
+        if len(top) < 2:
+            plans.append({"k": row.k, "a": None, "b": None, "plan": None,
+                          "reason": f"Fewer than two runs have pass@{row.k}, so there is no pair to plan for."})
+            continue
+        a, b = top
+        if (a, b) not in pairs:
+            problems_a, problems_b = ranking.summaries[a].problems, ranking.summaries[b].problems
+            try:
+                comparison = compare(problems_a, problems_b, ks)
+            except ValueError as error:   # no task ids in common
+                pairs[a, b] = None, str(error)
+            else:
+                pairs[a, b] = comparison, comparison_plan(comparison, difference, tokens_per_sample,
+                                                          price_per_million, runs=(problems_a, problems_b))
+        comparison, answers = pairs[a, b]
+        if comparison is None:
+            plans.append({"k": row.k, "a": a, "b": b, "plan": None, "reason": answers})
+            continue
+        answer = answers[index]
+        reason = None if answer["sentences"] else comparison.results[index].reason or \
+            "The pair's difference has no spread to plan with."
+        plans.append({"k": row.k, "a": a, "b": b, "plan": answer, "reason": reason})
+    return plans
 
 
 def _paired_counts(comparison, runs):
