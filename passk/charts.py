@@ -485,7 +485,8 @@ class IntervalChart:
     width: int
     height: int
     k: int
-    rows: list             # dicts: name (full), title, y, dot (x or None), low, high (x or None), labels
+    rows: list             # dicts: name, shown (the name as drawn), group, title, y, dot, low, high (x or None),
+                           # labels: the name with the group letters, and the value
     x_ticks: list          # Labels under the plot, each at a vertical grid line (its x)
     axis_label: Label
     plot: tuple
@@ -500,7 +501,7 @@ class IntervalChart:
 ROW_GAP = 4           # between a run's name line and its whisker
 WHISKER_ROOM = 20     # the whisker's row: its caps are this tall
 ROW_SPACE = 10        # between one run's whisker and the next run's name
-NAME_GAP = 10         # between a run's name, its group letters and its value
+NAME_GAP = 10         # between a run's name (with its group letters) and its value
 INTERVAL_STEPS = (0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25)   # tick steps of a zoomed axis
 MOST_INTERVALS = 5    # steps between ticks on the x axis at most
 ZOOM_BELOW = 0.6      # the axis reads 0–100% when the data spread over this much of it
@@ -562,16 +563,11 @@ def interval_chart(ranking, k):
         y = round(row_top + line + ROW_GAP + WHISKER_ROOM / 2, 1)
         value = percent(row.pass_at_k) if row.pass_at_k is not None else "undefined"
         value_label = Label(right, round(row_top, 1), value, css="run-value", anchor="end", dy=ASCENT)
-        letters = row.group
-        room = right - left - text_width(value) - NAME_GAP - (text_width(letters) + NAME_GAP if letters else 0)
-        name = Label(left, round(row_top, 1), _fitting(row.name, room), css="run-name", anchor="start",
-                     dy=ASCENT)
-        labels = [name, value_label]
-        if letters:
-            labels.append(Label(round(left + text_width(name.text) + NAME_GAP, 1), round(row_top, 1), letters,
-                                css="run-group", anchor="start", dy=ASCENT))
-        drawn = {"name": row.name, "y": y, "labels": labels, "dot": None, "low": None, "high": None,
-                 "title": _run_text(row, k)}
+        letters = f" {row.group}" if row.group else ""   # drawn in the name's <text>, as a <tspan>
+        shown = _fitting(row.name, right - left - text_width(value) - NAME_GAP - text_width(letters))
+        name = Label(left, round(row_top, 1), shown + letters, css="run-name", anchor="start", dy=ASCENT)
+        drawn = {"name": row.name, "shown": shown, "group": row.group, "y": y, "labels": [name, value_label],
+                 "dot": None, "low": None, "high": None, "title": _run_text(row, k)}
         if row.pass_at_k is not None:
             drawn["dot"] = x_of(row.pass_at_k)
             if row.ci95:

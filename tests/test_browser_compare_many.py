@@ -55,8 +55,8 @@ def test_three_uploaded_runs_are_ranked_and_charted(page, run_files):
     expect(chart).to_have_attribute("role", "img")
     expect(chart).to_have_accessible_name(re.compile(r"strong-model\.csv, pass@1: 87\.50% \(95% interval \d"))
     expect(chart.locator("g.run-row")).to_have_count(3)
-    expect(chart.locator("g.run-row .run-name")).to_have_text(["strong-model.csv", "weak-model.csv",
-                                                               "weaker-model.csv"])
+    expect(chart.locator("g.run-row .run-name")).to_have_text(["strong-model.csv a", "weak-model.csv b",
+                                                               "weaker-model.csv b"])
     expect(chart.locator("g.run-row .run-group")).to_have_text(["a", "b", "b"])
     plot = chart.locator("line.grid").first.bounding_box()
     last_tick = chart.locator("line.grid").last.bounding_box()

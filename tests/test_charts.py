@@ -308,7 +308,8 @@ def test_the_forest_plot_has_a_row_per_run_best_first_with_its_letters():
     chart = forest(THREE_RUNS.results[0])
     assert [row["name"] for row in chart.rows] == ["strong", "weak", "weaker"]
     texts = [[label.text for label in row["labels"]] for row in chart.rows]
-    assert texts == [["strong", "87.50%", "a"], ["weak", "20.00%", "b"], ["weaker", "19.17%", "b"]]
+    assert texts == [["strong a", "87.50%"], ["weak b", "20.00%"], ["weaker b", "19.17%"]]
+    assert [(row["shown"], row["group"]) for row in chart.rows] == [("strong", "a"), ("weak", "b"), ("weaker", "b")]
     ys = [row["y"] for row in chart.rows]
     assert ys == sorted(ys) and len(set(ys)) == 3
 
@@ -344,7 +345,7 @@ def test_the_forest_plot_labels_neither_overlap_nor_leave_the_svg(result):
 def test_long_run_names_are_shortened_in_the_plot_but_whole_in_its_text():
     chart = forest(FOREST_CASES[2])
     name = "model-0-with-a-rather-long-results-file-name.jsonl"
-    drawn = [row["labels"][0].text for row in chart.rows]
+    drawn = [row["shown"] for row in chart.rows]
     assert all(text.endswith("…") for text in drawn) and name not in drawn
     assert name in chart.description and any(row["title"].startswith(name) for row in chart.rows)
 
