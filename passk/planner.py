@@ -128,7 +128,9 @@ def difference_noise_split(values_a, values_b, counts_a, counts_b, k):
     variance of the P differences, noise mean V_A + mean V_B (each run's (n, c) arrays in counts_x),
     spread = total - noise floored at 0; needs every n >= 2k and P >= 2."""
     total = float(np.var(np.asarray(values_a) - np.asarray(values_b), ddof=1))
-    noise = sum(float(np.mean(estimate_variance(*counts, k))) for counts in (counts_a, counts_b))
+    samples, correct, weights = _distinct(np.concatenate([counts_a[0], counts_b[0]]),
+                                          np.concatenate([counts_a[1], counts_b[1]]))
+    noise = _variance_sum(samples, correct, k, 0, weights) / len(values_a)
     return total, noise, max(total - noise, 0.0)
 
 
@@ -281,7 +283,8 @@ def _noise_answers(result, comparison, counts):
     k, count, sentences = result["k"], comparison.paired, result["sentences"]
     samples = np.concatenate([counts[0][0], counts[1][0]])
     correct = np.concatenate([counts[0][1], counts[1][1]])
-    result["detectable_fixed"] = fixed_detectable(samples, correct, k, count)
+    samples, correct, weights = _distinct(samples, correct)
+    result["detectable_fixed"] = fixed_detectable(samples, correct, k, count, weights=weights)
     sentences.append(f"On these very problems, the samples there are would find a difference of "
                      f"{points(result['detectable_fixed'])} points at pass@{k} 4 times in 5.")
     if count < 2:
