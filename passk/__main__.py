@@ -335,7 +335,8 @@ def ranking_text(ranking):
     """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value."""
     parts = []
     for row in ranking.results:
-        ranked = [[f"{place}" if entry.pass_at_k is not None else "—", entry.name, percent(entry.pass_at_k, ascii=True), percent(entry.se, ascii=True),
+        ranked = [[f"{place}" if entry.pass_at_k is not None else "—", entry.name,
+                   percent(entry.pass_at_k, ascii=True), percent(entry.se, ascii=True),
                    _interval_text(entry.ci95, percent), entry.group or "—"]
                   for place, entry in enumerate(row.ranking, 1)]
         pairs = [[pair.a, pair.b, f"{pair.paired:,}", _points_text(pair.difference), _points_text(pair.se, False),
