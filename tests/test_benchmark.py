@@ -97,22 +97,26 @@ def test_se_is_the_sample_sd_over_root_p_and_the_interval_is_wilsons(benchmark):
         variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
         se = math.sqrt(variance / len(values))
         assert row.se == pytest.approx(se, rel=1e-10, abs=1e-15)
-        assert row.ci95 == pytest.approx(wilson_roots(mean, variance, len(values)), rel=1e-9, abs=1e-12)
+        assert row.ci95 == pytest.approx(wilson_roots(mean, variance, len(values)), rel=1e-12, abs=1e-14)
 
 
 def wilson_roots(mean, variance, count):
-    """The p with (mean - p)^2 = z^2 p (1 - p) / m, m = mean (1 - mean) / SE^2 (z / t)^2: the two roots of a quadratic.
+    """The p with (mean - p)^2 = z^2 p (1 - p) / m, m = mean (1 - mean) / SE^2 (z / t)^2: a quadratic's two roots.
 
-    Values all equal at 0 or 1 count as count - 1 Bernoulli values; all equal elsewhere give [mean, mean].
+    Exact mean and variance (fractions), roots by mpmath at 50 digits: near 1 the quadratic formula in
+    doubles loses half its digits. Values all equal at 0 or 1 count as count - 1 Bernoulli values; all
+    equal elsewhere give [mean, mean].
     """
     spread = mean * (1 - mean)
     if variance == 0 and spread:
         return float(mean), float(mean)
-    z = 1.959963984540054
-    trials = (spread * count / variance if variance else count - 1) * (z / t_quantile(0.975, count - 1)) ** 2
-    a, b, c = 1 + z * z / trials, -(2 * float(mean) + z * z / trials), float(mean) ** 2
-    root = math.sqrt(max(0.0, b * b - 4 * a * c))
-    return max(0.0, (-b - root) / (2 * a)), min(1.0, (-b + root) / (2 * a))
+    with mpmath.workdps(50):
+        z = mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf("0.95"))
+        trials = (mpmath.mpf(spread) * count / mpmath.mpf(variance) if variance else count - 1) \
+            * (z / t_quantile(0.975, count - 1)) ** 2
+        a, b, c = 1 + z * z / trials, -(2 * mpmath.mpf(mean) + z * z / trials), mpmath.mpf(mean) ** 2
+        root = mpmath.sqrt(max(0, b * b - 4 * a * c))
+        return float((-b - root) / (2 * a)), float((-b + root) / (2 * a))
 
 
 @settings(max_examples=150, deadline=None)
@@ -555,7 +559,7 @@ def test_pass_hat_k_is_the_mean_of_exact_per_problem_values_with_the_same_error_
             mean = sum(values) / len(values)
             variance = sum((value - mean) ** 2 for value in values) / (len(values) - 1)
             assert hat.se == pytest.approx(math.sqrt(variance / len(values)), rel=1e-10, abs=1e-15)
-            assert hat.ci95 == pytest.approx(wilson_roots(mean, variance, len(values)), rel=1e-9, abs=1e-12)
+            assert hat.ci95 == pytest.approx(wilson_roots(mean, variance, len(values)), rel=1e-12, abs=1e-14)
         if all(n >= 2 * k for n, _ in counts):
             exact = math.sqrt(sum(exact_pass_hat_variance(n, c, k) for n, c in counts)) / len(counts)
             assert hat.se_fixed == pytest.approx(exact, rel=1e-9, abs=1e-15)

@@ -51,7 +51,7 @@ def test_the_benchmark_table_writes_a_tiny_fixed_se_in_the_one_scientific_style(
     row = re.search(r'<tr data-k="1">(.*?)</tr>', html, re.S).group(1)
     cells = [unescape(cell) for cell in re.findall(r"<td[^>]*>([^<]*)</td>", row)]
     assert cells[0] == "1.00 × 10⁻¹⁰%" and cells[1] == "5.77 × 10⁻¹¹%" and cells[3] == "5.77 × 10⁻¹¹%"
-    assert cells[2] == "0% – 3.48 × 10⁻¹⁰%"
+    assert cells[2] == "1.24 × 10⁻¹¹% – 8.05 × 10⁻¹⁰%"
     per_problem = re.search(r'<table id="per-problem".*?</table>', html, re.S).group(0)
     assert "<td>1,000,000,000,000</td>" in per_problem
 
