@@ -2,7 +2,6 @@
 
 import hashlib
 import io
-import numbers
 import os
 from urllib.parse import urlsplit
 
@@ -15,8 +14,8 @@ from werkzeug.sansio.utils import host_is_trusted
 from werkzeug.security import safe_join
 
 from passk import display, limits, paper
-from passk.benchmark import DEFAULT_KS, compare, parse_ks, summarize
-from passk.planner import comparison_options, comparison_plan, planning_options
+from passk.benchmark import DEFAULT_KS, parse_ks, summarize
+from passk.planner import comparison_options, comparison_plan, planning_options, top_pair_plan
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_files, read_json_body
@@ -206,8 +205,8 @@ def create_app(config=None):
             if "run" in request.files:   # several runs, each its own file: ranked (passk.ranking)
                 ranking, formats = _ranking_from_request(form)
                 body = ranking.to_json(formats)
-                if planning is not None:
-                    body["planner"] = _top_pair_plan_json(ranking, planning)
+                if planning is not None:   # the top two runs at each k, as `passk --runs --detect` gives it
+                    body["planner"] = top_pair_plan(ranking, **planning)
                 return jsonify(body)
             comparison, _ = _comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
             if planning:
@@ -216,7 +215,7 @@ def create_app(config=None):
             return jsonify(error=_api_sentence(error)), 400
         body = comparison.to_json()
         if planning is not None:
-            body["planner"] = _plan_json(comparison_plan(comparison, **planning))
+            body["planner"] = comparison_plan(comparison, **planning)
         return jsonify(body)
 
     @app.get("/healthz")
@@ -363,49 +362,6 @@ def _paired_runs(form, fields_a, fields_b):
                                         for fields, run in ((fields_a, "A"), (fields_b, "B"))))
 
 
-def _plan_json(plans):
-    """comparison_plan's rows for JSON: numbers as plain floats and ints, sentences as they are."""
-    def plain(value):
-        if isinstance(value, (list, tuple)):
-            return [plain(item) for item in value]
-        if isinstance(value, dict):
-            return {str(key): plain(item) for key, item in value.items()}
-        if isinstance(value, bool) or value is None or isinstance(value, str):
-            return value
-        return int(value) if isinstance(value, numbers.Integral) else float(value)
-    return [{key: plain(value) for key, value in row.items()} for row in plans]
-
-
-def _top_pair(ranking):
-    """(best, second, k, Comparison of the two) at the first k where two runs are ranked, else None."""
-    ks = [result.k for result in ranking.results]
-    for result in ranking.results:
-        ranked = [row.name for row in result.ranking if row.pass_at_k is not None]
-        if len(ranked) >= 2:
-            best, second = ranked[:2]
-            try:
-                return best, second, result.k, compare(ranking.summaries[best].problems,
-                                                       ranking.summaries[second].problems, ks)
-            except ValueError:   # no task ids in common: nothing to plan
-                return None
-    return None
-
-
-def _top_pair_plan_json(ranking, planning):
-    """The API's "planner" for several runs: the top two runs' comparison_plan, or None."""
-    top = _top_pair(ranking)
-    if top is None:
-        return None
-    best, second, k, comparison = top
-    return {"a": best, "b": second, "ranked_at_k": k,
-            "results": _plan_json(comparison_plan(comparison, **planning, runs=_top_runs(ranking, top)))}
-
-
-def _top_runs(ranking, top):
-    """The problems of the top pair's two runs, for comparison_plan."""
-    return tuple(ranking.summaries[name].problems for name in top[:2])
-
-
 def _more_runs_given(form):
     """True when the page was given runs besides A and B: run C, or files under "More runs"."""
     files = [request.files.get("file_c"), *request.files.getlist("run")]
@@ -472,12 +428,10 @@ def _compare_page(form, comparison=None, formats=None, error=None, ranking=None,
     """Render /compare: the inputs, and the two runs' comparison, the ranking of more, or the error."""
     planning = planning or {}
     if ranking:
-        top = _top_pair(ranking)
-        plans = [plan for plan in comparison_plan(top[3], **planning, runs=_top_runs(ranking, top))
-                 if plan["sentences"]] if top else []
         intervals = {result.k: interval_chart(result.ranking, result.k) for result in ranking.results
                      if any(row.pass_at_k is not None for row in result.ranking)}
-        page = render_template("compare.html", form=form, ranking=ranking, formats=formats, top=top, plans=plans,
+        page = render_template("compare.html", form=form, ranking=ranking, formats=formats,
+                               plans=top_pair_plan(ranking, **planning),
                                intervals=intervals, alpha=ALPHA, max_runs=MAX_RUNS, all_formats=FORMATS,
                                format_names=FORMAT_NAMES)
         return page, 200

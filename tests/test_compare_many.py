@@ -150,12 +150,14 @@ def test_a_bad_planning_field_is_a_400_naming_it_with_the_form_kept(client, runs
 def test_the_planner_speaks_of_the_top_two_runs_only(client):
     _, html = page(client, {**PASTED, "difference": "5"})
     planning = re.search(r'id="compare-planning".*?</section>', html, re.S).group(0)
-    assert "For Run B against Run A, the best two at pass@1, on their 30 paired problems." in planning
+    assert re.findall(r'class="note planning-pair" data-k="\d+">([^<]*)<', planning) == \
+        ["At pass@1: Run B against Run A, the best two.", "At pass@10: Run B against Run A, the best two."]
     problems_b, problems_a = read_problems(STRONG).problems, read_problems(WEAK).problems
     plans = comparison_plan(compare(problems_b, problems_a, [1, 10]), difference=0.05, runs=(problems_b, problems_a))
     assert [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>(.*?)</li>", planning)] == \
         [sentence for plan in plans for sentence in plan["sentences"]]
-    assert "About" in planning and "paired problems would find a difference of 5.00 points" in planning
+    assert "paired problems would find a difference of 5.00 points" in planning
+    assert "Run C" not in planning
 
 
 def test_the_two_run_planner_finds_the_problems_for_a_difference(client):
@@ -199,10 +201,10 @@ def test_the_ranking_answer_gains_a_planner_for_the_top_two_runs(client):
     runs = [upload(WEAK, "weak.csv"), upload(STRONG, "strong.csv"), upload(WEAKER, "weaker.csv")]
     body = api(client, run=runs, k="1", difference="5").json
     assert list(body) == ["runs", "results", "warnings", "planner"]
-    planner = body["planner"]
-    assert (planner["a"], planner["b"], planner["ranked_at_k"]) == ("strong.csv", "weak.csv", 1)
-    assert [row["k"] for row in planner["results"]] == [1]
-    assert "About" in planner["results"][0]["sentences"][1]
+    problems_b, problems_a = read_problems(STRONG).problems, read_problems(WEAK).problems
+    (plan,) = comparison_plan(compare(problems_b, problems_a, [1]), difference=0.05, runs=(problems_b, problems_a))
+    assert body["planner"] == [{"k": 1, "a": "strong.csv", "b": "weak.csv", "plan": plan,
+                                "reason": None}]
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-2", "101", "nan"])
