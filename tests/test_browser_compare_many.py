@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from test_a11y import violations_in_both_schemes
-from test_browser_look import resize, sideways_overflow, sticking_out
+from test_browser_look import box_overflow, resize, sideways_overflow, sticking_out
 
 pytestmark = pytest.mark.browser
 
@@ -72,6 +72,8 @@ def test_the_ranking_fits_a_320_px_phone(page, run_files):
     for width in (320, 390):
         resize(page, width)
         assert sideways_overflow(page) <= 0, (width, sticking_out(page))
+        for table in ("#ranking-table-1", "#pairs-table-1"):   # each row a block of labelled values
+            assert box_overflow(page.locator(table).locator("xpath=..")) <= 0, (width, table)
         svg = page.locator("#interval-chart-1 svg").bounding_box()
         assert svg["x"] >= 0 and svg["x"] + svg["width"] <= width
         names = page.locator("#interval-chart-1 .run-name")

@@ -76,7 +76,7 @@ def test_few_paired_problems_mark_the_exact_sign_flip_test(client):
     small = {"text_a": "x,10,3\ny,10,5\nz,10,10\n", "text_b": "x,10,1\ny,10,5\nz,10,7\n",
              "text_c": "x,10,2\ny,10,2\nz,10,2\n", "k": "1"}
     _, html = page(client, small)
-    assert re.search(r'class="p-value">0\.250 <span class="sub">exact</span>', html)
+    assert re.search(r'class="p-value" data-label="p-value">0\.250 <span class="sub">exact</span>', html)
 
 
 def test_the_problems_left_out_of_each_pair_are_listed_per_pair(client):
