@@ -533,7 +533,7 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
     # sign-flip test's: 1 for no difference, else 2 / 2^P (only the observed signs and their mirror).
     noise = ACCURACY * max(float(np.max(values_a)), float(np.max(values_b)))
     if sd <= noise:
-        p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences) if exact else 2.0 / 2.0**count
+        p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences) if exact else math.ldexp(2.0, -count)
         return KComparison(k, a, b, difference, 0.0, None, p_value, _notes(NO_SPREAD, _too_few(count)), "sign-flip")
     se = sd / math.sqrt(count)
     p_value = sign_flip_p(differences) if exact else t_two_sided_p(difference / se, count - 1)
@@ -547,7 +547,7 @@ NO_SPREAD = ("No spread between problems: every paired problem differs by the sa
 
 def _too_few(count):
     """A note when even the most lopsided result of count paired problems could not reach p < 0.05."""
-    smallest = 2.0 / 2.0**count
+    smallest = math.ldexp(2.0, -count)   # 2 / 2^count, 0.0 past 1,075 problems rather than an OverflowError
     if smallest < 0.05:
         return None
     return (f"Too few problems for any conclusion: with {count} paired problems no difference can reach "

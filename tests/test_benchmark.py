@@ -632,3 +632,14 @@ def test_retries_add_exactly_nothing_at_k_1_and_without_flaky_problems():
     steady = summarize([Problem("a", 10, 0), Problem("b", 10, 10)], [1, 5]).retries
     assert [gain["points"] for gain in steady["gains"]] == [0.0, 0.0]
     assert steady["sentence"].startswith("Retries add nothing from pass@1 to pass@5")
+
+
+@pytest.mark.parametrize("count", [1_023, 1_024, 1_100, 5_000])
+def test_large_paired_benchmarks_compare_without_overflow(count):
+    """2 / 2^P once overflowed a double from P = 1,024 on: both with no spread and with some."""
+    same = compare([Problem(f"t{i}", 10, 6) for i in range(count)], [Problem(f"t{i}", 10, 3) for i in range(count)], [1])
+    row = same.results[0]
+    assert row.se == 0.0 and row.reason.startswith("No spread") and row.p_value == math.ldexp(2.0, -count)
+    mixed = compare([Problem(f"t{i}", 10, i % 11) for i in range(count)],
+                    [Problem(f"t{i}", 10, (i * 7) % 11) for i in range(count)], [1])
+    assert mixed.results[0].test == "t" and mixed.results[0].reason is None
