@@ -18,7 +18,7 @@ from passk.benchmark import DEFAULT_KS, parse_ks, summarize
 from passk.planner import comparison_options, comparison_plan, planning_options, top_pair_plan
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
-from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_files, read_json_body
+from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
                           rank_uploads, report_from_carried, report_from_download, report_from_files,
                           report_from_share)
@@ -191,10 +191,8 @@ def create_app(config=None):
                 return _compare_page(form, ranking=ranking, formats=formats, planning=planning)
             comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
                                                            PAGE_EMPTY_RUN)
-            if planning:
-                planning["runs"] = _paired_runs(form, ("text_a", "file_a"), ("text_b", "file_b"))
         except INPUT_ERRORS as error:
-            return _compare_page(form, error=_run_sentence(error))
+            return _compare_page(form, error=str(error))
         return _compare_page(form, comparison=comparison, formats=formats, planning=planning)
 
     @app.post("/api/v1/compare")
@@ -209,8 +207,6 @@ def create_app(config=None):
                     body["planner"] = top_pair_plan(ranking, **planning)
                 return jsonify(body)
             comparison, _ = _comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
-            if planning:
-                planning["runs"] = _paired_runs(form, (None, "a"), (None, "b"))
         except INPUT_ERRORS as error:
             return jsonify(error=_api_sentence(error)), 400
         body = comparison.to_json()
@@ -353,15 +349,6 @@ def _comparison_options(form):
     return comparison_options(form["difference"], form["tokens_per_sample"], form["price_per_million"])
 
 
-def _paired_runs(form, fields_a, fields_b):
-    """Both runs' problems, for the planner's answers on these very problems: read again, as compare_uploads
-    read them, only when a planning field asks for them (compare_uploads returns the comparison alone)."""
-    return tuple(read_files([(name, open_run())], fmt=form["format"] or None, suite=form["suite"] or "plus",
-                            max_problems=limits.MAX_PROBLEMS, max_lines=limits.MAX_LINES).problems
-                 for open_run, name in (_opener(form, *fields, PAGE_EMPTY_RUN.format(run))
-                                        for fields, run in ((fields_a, "A"), (fields_b, "B"))))
-
-
 def _more_runs_given(form):
     """True when the page was given runs besides A and B: run C, or files under "More runs"."""
     files = [request.files.get("file_c"), *request.files.getlist("run")]
@@ -381,11 +368,6 @@ def _ranking_from_page(form):
     return rank_uploads([(filename, open_run) for open_run, filename in runs], parse_ks(form["k"]),
                         form["format"] or None, form["suite"] or "plus", names=names, limited=True,
                         suite_chosen=bool(form["suite"]))
-
-
-def _run_sentence(error):
-    """An input error for the page: passk.report says "Run <name>", and a pasted run's name is "Run A"."""
-    return str(error).replace("Run Run ", "Run ", 1)
 
 
 def _opener(form, text_field, file_field, empty_message):

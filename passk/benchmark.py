@@ -471,6 +471,7 @@ class Comparison:
     results: list[KComparison]
     task_ids: list[str]            # the paired problems, in run A's order
     per_problem_pass_at_k: dict    # k -> (run A values, run B values), nan where n_i < k
+    paired_counts: tuple = ()      # ((n, c) of run A, (n, c) of run B): int64 arrays in task_ids' order
     warnings: list[str] = field(default_factory=list)   # about the pairing or the input, for the user
 
     @cached_property
@@ -509,6 +510,7 @@ def compare(problems_a, problems_b, ks=DEFAULT_KS):
         results.append(_k_comparison(paired_a, counts_a[0], counts_b[0], values_a, values_b, k))
     return Comparison(
         paired=len(task_ids), results=results, task_ids=task_ids, per_problem_pass_at_k=per_problem,
+        paired_counts=(counts_a, counts_b),
         only_in_a=list(filterfalse(by_id_b.__contains__, by_id_a)),
         only_in_b=list(filterfalse(by_id_a.__contains__, by_id_b)))
 

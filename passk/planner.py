@@ -232,19 +232,19 @@ def _k_plan(samples, correct, row, target, tokens_per_sample, price_per_million)
     return result
 
 
-def comparison_plan(comparison, difference=None, tokens_per_sample=None, price_per_million=None, runs=None):
+def comparison_plan(comparison, difference=None, tokens_per_sample=None, price_per_million=None):
     """For each k of a paired comparison (passk.benchmark.compare), a dict of JSON-safe answers (fractions)
     with a sentence for each:
 
     - "detectable": the smallest difference found with 80% power at 5% two-sided (None where the row has no SE);
     - "problems": the paired problems needed to find `difference` (a fraction; None without it);
-    - given runs = (run A's problems, run B's problems), paired by the comparison's task ids:
+    - from the paired problems' n and c (comparison.paired_counts):
       "detectable_fixed" (on these very problems, with the samples there are), "noise_share", "detectable_floor"
       (the least more samples can reach for problems like these), "samples" (per problem in each run to find
       `difference` on these very problems; None when not even 10^12 would), "extra_samples" (more in all,
       both runs), "extra_tokens" (with tokens_per_sample) and "extra_cost" (with the price per 10^6 tokens too).
     """
-    counts = _paired_counts(comparison, runs) if runs is not None else None
+    counts = comparison.paired_counts
     return [_k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, price_per_million)
             for row in comparison.results]
 
@@ -264,7 +264,7 @@ def _k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, p
             result["problems"] = problems_to_detect(row.se * math.sqrt(count), difference)
             sentences.append(f"About {result['problems']:,} paired problems would find a difference of "
                              f"{points(abs(difference))} points 4 times in 5.")
-    if counts is None or row.difference is None:
+    if row.difference is None:
         return result
     (samples_a, correct_a), (samples_b, correct_b) = counts
     if min(int(samples_a.min()), int(samples_b.min())) >= 2 * k:
@@ -348,7 +348,7 @@ def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_mi
                 pairs[a, b] = None, str(error)
             else:
                 pairs[a, b] = comparison, comparison_plan(comparison, difference, tokens_per_sample,
-                                                          price_per_million, runs=(problems_a, problems_b))
+                                                          price_per_million)
         comparison, answers = pairs[a, b]
         if comparison is None:
             plans.append({"k": row.k, "a": a, "b": b, "plan": None, "reason": answers})
@@ -358,20 +358,6 @@ def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_mi
             "The pair's difference has no spread to plan with."
         plans.append({"k": row.k, "a": a, "b": b, "plan": answer, "reason": reason})
     return plans
-
-
-def _paired_counts(comparison, runs):
-    """((n, c) of run A, (n, c) of run B) as int64 arrays in the comparison's task id order."""
-    paired = []
-    for run, problems in zip("AB", runs):
-        by_id = {problem.task_id: problem for problem in problems}
-        missing = next((task_id for task_id in comparison.task_ids if task_id not in by_id), None)
-        if missing is not None:
-            raise ValueError(f"Run {run}'s problems do not include task {missing} of the comparison.")
-        chosen = [by_id[task_id] for task_id in comparison.task_ids]
-        paired.append((np.array([problem.n for problem in chosen], dtype=np.int64),
-                       np.array([problem.c for problem in chosen], dtype=np.int64)))
-    return tuple(paired)
 
 
 # The planning fields of the forms, the API and the command line: name -> (label, in points?).

@@ -316,19 +316,29 @@ def rank_uploads(files, ks, fmt=None, suite="plus", names=(), limited=False, sui
         try:
             runs.append(read_files([(filename, open_source())], fmt=fmt, suite=suite, **_bounds(limited)))
         except EmptyInput:
-            raise FormatError(f"Run {label} is empty: no problems were found in it.") from None
+            raise FormatError(f"{_run_called(label)} is empty: no problems were found in it.") from None
         except ValueError as error:
-            raise type(error)(f"Run {label}: {error}") from None
+            raise type(error)(f"{_run_called(label)}: {error}") from None
     if limited:
         check_cells(sum(len(run.problems) for run in runs), ks)
     ranking = rank_runs([(label, run.problems) for label, run in zip(labels, runs)], ks)
     unnamed = [label for label, run in zip(labels, runs) if by_position(run)]
     if unnamed:
         ranking.warnings.append(
-            f"{'Run' if len(unnamed) == 1 else 'Runs'} {', '.join(unnamed)} had no task ids, so the problems were "
+            f"{_and(list(map(_run_called, unnamed)))} had no task ids, so the problems were "
             f"named problem 1, 2, … by line and paired by line order; inputs with task ids (task_id,n,c lines or "
             f"harness files) pair them safely.")
     ignored = [(f"run {label}", run.format) for label, run in zip(labels, runs) if run.format != "evalplus"]
     if suite_chosen and ignored:
         ranking.warnings.append(suite_ignored(ignored))
     return ranking, [run.format for run in runs]
+
+
+def _run_called(label):
+    """How a sentence names a run: "Run a.jsonl", and "Run A" for a run the page already calls "Run A"."""
+    return label if label.startswith("Run ") else f"Run {label}"
+
+
+def _and(names):
+    """"x", "x and y", "x, y and z"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -153,7 +153,7 @@ def test_the_planner_speaks_of_the_top_two_runs_only(client):
     assert re.findall(r'class="note planning-pair" data-k="\d+">([^<]*)<', planning) == \
         ["At pass@1: Run B against Run A, the best two.", "At pass@10: Run B against Run A, the best two."]
     problems_b, problems_a = read_problems(STRONG).problems, read_problems(WEAK).problems
-    plans = comparison_plan(compare(problems_b, problems_a, [1, 10]), difference=0.05, runs=(problems_b, problems_a))
+    plans = comparison_plan(compare(problems_b, problems_a, [1, 10]), difference=0.05)
     assert [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>(.*?)</li>", planning)] == \
         [sentence for plan in plans for sentence in plan["sentences"]]
     assert "paired problems would find a difference of 5.00 points" in planning
@@ -163,7 +163,7 @@ def test_the_planner_speaks_of_the_top_two_runs_only(client):
 def test_the_two_run_planner_finds_the_problems_for_a_difference(client):
     status, html = page(client, {"text_a": WEAK, "text_b": WEAKER, "k": "1", "difference": "2"})
     problems_a, problems_b = read_problems(WEAK).problems, read_problems(WEAKER).problems
-    (plan,) = comparison_plan(compare(problems_a, problems_b, [1]), difference=0.02, runs=(problems_a, problems_b))
+    (plan,) = comparison_plan(compare(problems_a, problems_b, [1]), difference=0.02)
     assert status == 200 and plan["problems"] > 29
     assert f"About {plan['problems']:,} paired problems would find a difference of 2.00 points 4 times in 5." in html
 
@@ -186,7 +186,7 @@ def test_the_two_run_answer_gains_a_planner_only_when_a_difference_is_sent(clien
     assert list(body) == ["paired", "only_in_a", "only_in_b", "results", "warnings", "planner"]
     assert {key: body[key] for key in plain if key != "results"} == {key: plain[key] for key in plain if key != "results"}
     problems_a, problems_b = read_problems(WEAK).problems, read_problems(STRONG).problems
-    plans = comparison_plan(compare(problems_a, problems_b, [1, 10]), difference=0.05, runs=(problems_a, problems_b))
+    plans = comparison_plan(compare(problems_a, problems_b, [1, 10]), difference=0.05)
     assert [row["k"] for row in body["planner"]] == [1, 10]
     for row, plan in zip(body["planner"], plans):
         assert row["detectable"] == pytest.approx(plan["detectable"], rel=1e-12)
@@ -202,7 +202,7 @@ def test_the_ranking_answer_gains_a_planner_for_the_top_two_runs(client):
     body = api(client, run=runs, k="1", difference="5").json
     assert list(body) == ["runs", "results", "warnings", "planner"]
     problems_b, problems_a = read_problems(STRONG).problems, read_problems(WEAK).problems
-    (plan,) = comparison_plan(compare(problems_b, problems_a, [1]), difference=0.05, runs=(problems_b, problems_a))
+    (plan,) = comparison_plan(compare(problems_b, problems_a, [1]), difference=0.05)
     assert body["planner"] == [{"k": 1, "a": "strong.csv", "b": "weak.csv", "plan": plan,
                                 "reason": None}]
 
@@ -224,3 +224,19 @@ def test_a_bad_difference_is_a_400_sentence_from_the_api(client, value):
 def test_a_bad_third_run_is_named_once(client, text_c, message):
     status, html = page(client, {**PASTED, "text_c": text_c})
     assert status == 400 and alert(html).startswith(message) and "Run Run" not in html
+
+
+def test_runs_without_task_ids_are_named_once_in_the_warning(client):
+    status, html = page(client, {"text_a": "10 3\n10 5\n10 1\n", "text_b": "10 4\n10 6\n10 2\n",
+                                 "text_c": "10 2\n10 2\n10 2\n", "k": "1"})
+    assert status == 200 and "Run A, Run B and Run C had no task ids" in html and "Runs Run" not in html
+
+
+def test_the_two_run_page_says_what_more_samples_buy_without_any_planning_field(client):
+    """The comparison carries its paired counts, so the answers on these very problems need no second reading."""
+    status, html = page(client, {"text_a": WEAK, "text_b": WEAKER, "k": "1"})
+    problems_a, problems_b = read_problems(WEAK).problems, read_problems(WEAKER).problems
+    (plan,) = comparison_plan(compare(problems_a, problems_b, [1]))
+    assert status == 200 and plan["detectable_floor"] is not None and plan["noise_share"] is not None
+    assert f"{plan['detectable_fixed'] * 100:.2f} points at pass@1 4 times in 5." in html
+    assert plan["sentences"][-1] in html and "sampling noise" in plan["sentences"][-1].lower()

@@ -39,7 +39,7 @@ def problems(name):
 def expected_plans(a, b, ks, **options):
     """comparison_plan for run a against run b, computed here from the counts."""
     comparison = compare(problems(a), problems(b), ks)
-    return comparison_plan(comparison, runs=(problems(a), problems(b)), **options)
+    return comparison_plan(comparison, **options)
 
 
 def test_detect_prints_the_top_pair_s_plan_after_the_ranking(run_files, capsys):
