@@ -9,11 +9,12 @@ E[s^2] = Var(true pass@k over the problems) + mean_i Var(estimate_i):
 - the problems' spread: s^2 - noise, floored at 0.
 
 Samples only shrink the noise, so with infinitely many per problem the 95%
-half-width for "problems like these" falls to t sqrt(spread / P) and no
-further (Miller 2024, arXiv 2411.00640). The fixed-benchmark half-width,
+interval for "problems like these" (the page's Wilson interval) shrinks to
+the one with SE sqrt(spread / P) and no further (Miller 2024, arXiv
+2411.00640). The fixed-benchmark half-width,
 1.96 SE fixed, is recomputed at n' samples per problem with each problem's
 pass rate c/n kept (c' = round(c n' / n)). Problems needed for a half-width
-h: P' = (t s / h)^2. For a paired comparison the smallest difference found
+h: P' = (t s / h)^2, the t interval's (Wilson's comes near it with many problems). For a paired comparison the smallest difference found
 with 80% power at 5% two-sided is (z_0.975 + z_0.8) SE of the difference.
 
 A paired comparison of runs A and B splits the same way. The two runs' samples
@@ -35,7 +36,7 @@ from scipy.stats import norm
 
 from passk.benchmark import CONFIDENCE, compare, estimate_variance
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k
-from passk.stats import t_quantile
+from passk.stats import t_quantile, wilson_interval
 
 DEFAULT_TARGET = 0.01     # ± 1 point
 POWER = 0.8
@@ -192,8 +193,9 @@ def _k_plan(samples, correct, row, target, tokens_per_sample, price_per_million)
     if row.se is None or row.se_fixed is None:
         return KPlan(k, reason=row.reason or "Planning needs at least two problems.")
     total, noise, spread = noise_split(samples, correct, k)
-    quantile = t_quantile(0.5 + CONFIDENCE / 2, count - 1)
-    result = KPlan(k, half_width=quantile * row.se, half_width_floor=quantile * math.sqrt(spread / count),
+    half_width = (row.ci95[1] - row.ci95[0]) / 2   # the page's Wilson interval, now and with noise gone
+    floor = wilson_interval(min(1.0, max(0.0, row.pass_at_k)), math.sqrt(spread / count), count)
+    result = KPlan(k, half_width=half_width, half_width_floor=min(half_width, (floor[1] - floor[0]) / 2),
                    fixed_half_width=Z_95 * row.se_fixed)
     sentences = result.sentences
     if total > 0:

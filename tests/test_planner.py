@@ -11,7 +11,7 @@ from passk.estimator import estimate_pass_at_k
 from passk.formats import Problem
 from passk.planner import (Z_95, detectable_difference, fixed_half_width, noise_split, plan, problems_needed,
                            problems_to_detect, samples_needed)
-from passk.stats import t_quantile
+from passk.stats import t_quantile, wilson_interval
 
 RATES = np.random.default_rng(20261123).beta(0.6, 0.6, 300)   # the true pass rates of 300 problems
 
@@ -95,8 +95,11 @@ def test_plan_reads_each_k_and_says_why_when_it_cannot():
     summary = summarize(problems_of(np.full(100, 20), correct), [1, 5, 20])
     one, five, twenty = plan(summary, target=0.02, tokens_per_sample=1000, price_per_million=2.0)
     assert one.noise_share + one.spread_share == pytest.approx(1.0)
-    assert one.half_width == pytest.approx(t_quantile(0.975, 99) * summary.results[0].se)
-    assert one.half_width_floor <= one.half_width
+    low, high = summary.results[0].ci95   # half the page's interval, and the same interval with the noise gone
+    assert one.half_width == pytest.approx((high - low) / 2)
+    _, noise, spread = noise_split(np.full(100, 20), correct, 1)
+    floor = wilson_interval(summary.results[0].pass_at_k, math.sqrt(spread / 100), 100)
+    assert one.half_width_floor == pytest.approx((floor[1] - floor[0]) / 2) and one.half_width_floor < one.half_width
     assert one.fixed_half_width == pytest.approx(Z_95 * summary.results[0].se_fixed)
     assert one.extra_cost == pytest.approx(one.extra_samples * 1000 * 2.0 / 1e6)
     assert "more samples would narrow" in " ".join(one.sentences).lower()
