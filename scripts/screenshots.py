@@ -5,8 +5,8 @@
 
 Serves the app on a free port of 127.0.0.1 (Werkzeug, in a thread) and drives
 Chromium with Playwright: the calculator, the benchmark page with the result
-for examples/samples.jsonl_results.jsonl, and the compare page with a result,
-each in the light and the dark colour scheme, at 1280 px (desktop) and 390 px
+for examples/samples.jsonl_results.jsonl, the compare page with two runs and
+with four runs ranked, each in the light and the dark colour scheme, at 1280 px (desktop) and 390 px
 (phone). The calculator is the window's first screen; the benchmark and
 compare pictures run from the result's heading to the end of its chart. Each
 is stored with a palette of at most 256 colours (the pages are flat colours
@@ -93,7 +93,25 @@ def compare(page, base_url):
     return "#compare-heading", "#difference-chart"
 
 
-PAGES = {"calculator": calculator, "benchmark": benchmark, "compare": compare}
+# Two more runs for the ranking: C close to A, and D, a file, between A and B.
+RUN_C = "".join(f"HumanEval/{i},20,{min(20, max(0, (7 * i) % 21 + (3 * i) % 5 - 2))}\n" for i in range(24))
+RUN_D = "".join(f"HumanEval/{i},20,{min(20, (7 * i) % 21 + 3 + i % 3)}\n" for i in range(24))
+
+
+def ranking(page, base_url):
+    """Four runs ranked (three pasted, one a file), from the heading to the first k's forest plot."""
+    page.goto(base_url + "/compare")
+    for run, text in (("a", RUN_A), ("b", RUN_B), ("c", RUN_C)):
+        page.locator(f"#text_{run}").fill(text)
+    page.locator("input[name=run]").set_input_files(
+        {"name": "model-d.csv", "mimeType": "text/csv", "buffer": RUN_D.encode()})
+    page.locator("#k").fill("1, 10")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#interval-chart-1")).to_be_visible()
+    return "#ranking-heading", "#interval-chart-1"
+
+
+PAGES = {"calculator": calculator, "benchmark": benchmark, "compare": compare, "ranking": ranking}
 
 
 def screenshot(page, part):
