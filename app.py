@@ -15,7 +15,7 @@ from werkzeug.security import safe_join
 
 from passk import display, limits, paper
 from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.planner import comparison_options, comparison_plan, planning_options, top_pair_plan
+from passk.planner import comparison_options, comparison_plan, plan, planning_options, top_pair_plan
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
@@ -170,8 +170,10 @@ def create_app(config=None):
     def api_benchmark():
         try:
             if request.is_json:
-                summary, format_name = _summary_from_json_body()
-                return jsonify(summary.to_json(format_name))
+                summary, format_name, planning = _summary_from_json_body()
+                body = summary.to_json(format_name)
+                body["planner"] = [row.to_json() for row in plan(summary, **planning)]
+                return jsonify(body)
             form = _benchmark_form(request.form)
             return jsonify(_planned(_report_from_input(form, API_NO_INPUT), form).to_json())
         except INPUT_ERRORS as error:
@@ -467,7 +469,17 @@ def _summary_from_json_body():
         raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
     ks = parse_ks(",".join(str(json_count(k)) for k in ks))
     limits.check_cells(len(parsed.problems), ks)
-    return summarize(parsed.problems, ks, warnings=parsed.warnings), "json"
+    return summarize(parsed.problems, ks, warnings=parsed.warnings), "json", _json_planning(body)
+
+
+def _json_planning(body):
+    """plan()'s options from the JSON body's "target" (points), "tokens_per_sample" and "price_per_million"."""
+    names = ("target", "tokens_per_sample", "price_per_million")
+    options = {name: body[name] for name in names if name in body} if isinstance(body, dict) else {}
+    for name, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise FormatError(f'"{name}" must be a JSON number, like {{"{name}": 2}}.')
+    return planning_options(**{name: repr(value) for name, value in options.items()})
 
 
 def _benchmark_page(form, report=None, error=None):

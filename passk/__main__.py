@@ -22,7 +22,7 @@ from passk.benchmark import DEFAULT_KS, parse_ks
 from passk.display import decimal, percent, plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
 from passk.paper import LATEX_SPECIAL, MARKDOWN_SPECIAL, latex, markdown, suites  # noqa: F401 (the escapes: tests)
-from passk.planner import option_value, points, top_pair_plan
+from passk.planner import DEFAULT_TARGET, option_value, points, top_pair_plan
 from passk.report import rank_uploads, report_from_files
 
 STDIN = "-"
@@ -69,6 +69,9 @@ def build_parser():
                                "at each k: the paired problems and the samples per problem in each run that would "
                                "find it 4 times in 5 (p < 0.05), and the least more samples alone can reach; "
                                "printed after the ranking, and under \"planner\" with --json")
+    planning.add_argument("--target", metavar="POINTS", type=_planning_option("target"),
+                          help="the 95 percent half-width a single run's plan aims for, in percentage points "
+                               "(default: 1)")
     planning.add_argument("--tokens-per-sample", metavar="TOKENS", type=_planning_option("tokens_per_sample"),
                           help="tokens one sample takes: --detect's plan then says how many tokens the extra "
                                "samples take and, with --price-per-million, what they cost")
@@ -264,7 +267,8 @@ def text(report):
         parts.append(f"\n{report.summary.retries['sentence']}")
     plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
     if plans:
-        parts.append("\nplanning (half-widths of 95 percent intervals, target ±1.00 points):")
+        target = report.planning.get("target", DEFAULT_TARGET)
+        parts.append(f"\nplanning (half-widths of 95 percent intervals, target ±{points(target)} points):")
         parts += [f"  k = {row.k:,}: {sentence}" for row in plans for sentence in row.sentences]
     return "\n".join(parts)
 
@@ -296,6 +300,8 @@ def main(argv=None, *, stderr=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.runs:
+        if args.target is not None:
+            parser.error("--target is a single run's plan; with --runs, plan a comparison with --detect POINTS")
         if args.detect is None and (args.tokens_per_sample or args.price_per_million):
             parser.error("with --runs, --tokens-per-sample and --price-per-million price the samples that "
                          "--detect POINTS plans; give --detect too")
@@ -307,7 +313,7 @@ def main(argv=None, *, stderr=None):
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=stderr)
         return 2
-    report.planning.update({name: value for name in ("tokens_per_sample", "price_per_million")
+    report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
                             for value in [getattr(args, name)] if value is not None})
     try:
         print(OUTPUTS[args.output](report), flush=True)

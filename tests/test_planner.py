@@ -190,3 +190,47 @@ def test_the_command_line_prints_a_planning_block(tmp_path, capsys):
     assert "planning (half-widths of 95 percent intervals, target ±1.00 points):" in out
     assert "k = 1: Sampling noise is" in out and "percent of the variation between problems' pass@1" in out
     assert "More samples would narrow" in out
+
+
+PROBLEMS_JSON = [{"task_id": f"t{i}", "n": n, "c": c}
+                 for i, (n, c) in enumerate(zip([20] * 40, [0, 3, 7, 10, 12, 15, 18, 20] * 5))]
+
+
+def test_the_json_body_api_answers_with_the_same_planner_as_an_upload(client):
+    answer = client.post("/api/v1/benchmark", json={"problems": PROBLEMS_JSON, "k": [1, 5], "target": 0.5,
+                                                    "tokens_per_sample": 1000, "price_per_million": 2})
+    summary = summarize(problems_of([20] * 40, [0, 3, 7, 10, 12, 15, 18, 20] * 5), [1, 5])
+    expected = plan(summary, target=0.005, tokens_per_sample=1000, price_per_million=2)
+    assert answer.status_code == 200 and answer.json["planner"] == [row.to_json() for row in expected]
+    plain = client.post("/api/v1/benchmark", json={"problems": PROBLEMS_JSON, "k": [1]}).json
+    assert plain["planner"] == [row.to_json() for row in plan(summarize(summary.problems, [1]))]   # ±1 point
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("target", "2", '"target" must be a JSON number'),
+    ("target", True, '"target" must be a JSON number'),
+    ("target", 0, "target half-width (points) must be from above 0 to 100; got '0'"),
+    ("target", 1e999, "got 'inf'"),
+    ("tokens_per_sample", -5, "Tokens per sample must be a number above 0"),
+    ("price_per_million", None, '"price_per_million" must be a JSON number'),
+])
+def test_bad_planning_numbers_in_a_json_body_are_400_sentences(client, field, value, message):
+    answer = client.post("/api/v1/benchmark", json={"problems": PROBLEMS_JSON, "k": [1], field: value})
+    assert answer.status_code == 400 and message in answer.json["error"]
+
+
+def test_the_command_line_plans_for_the_target_it_is_given(tmp_path, capsys):
+    from passk.__main__ import main
+    path = tmp_path / "counts.txt"
+    path.write_text(COUNTS)
+    assert main([str(path), "-k", "1", "--target", "0.5"]) == 0
+    out = capsys.readouterr().out
+    (expected,) = plan(summarize(problems_of([20] * 40, [0, 3, 7, 10, 12, 15, 18, 20] * 5), [1]), target=0.005)
+    assert "planning (half-widths of 95 percent intervals, target ±0.50 points):" in out
+    assert all(f"k = 1: {sentence}" in out for sentence in expected.sentences) and "under ±0.50 points" in out
+    with pytest.raises(SystemExit) as exit_:
+        main([str(path), "--target", "0"])
+    assert exit_.value.code == 2 and "--target: The target half-width (points) must be" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["--runs", str(path), str(path), "--target", "2"])
+    assert exit_.value.code == 2 and "with --runs, plan a comparison with --detect" in capsys.readouterr().err
