@@ -116,6 +116,12 @@ def wide_counts(problems):
     return b"task_id,n,c\n" + b"".join(b"%s,200,%d\n" % (task_id(i), i % 201) for i in range(problems))
 
 
+def run_counts(problems, run):
+    """One run of a ranking: distinct (n, c) pairs, different in each run, on the same task ids."""
+    return ("task_id,n,c\n" + "".join(f"p{i},{10**6 + i},{(i * (run + 3)) % 100_000}\n"
+                                      for i in range(problems))).encode()
+
+
 def humaneval_file():
     sys.path.insert(0, str(REPO / "bench"))
     import make_humaneval
@@ -210,6 +216,15 @@ CASES = {
         lambda: post_multipart("/compare", fields=[("k", "1,10,100")],
                                files=[("file_a", "a.csv", counts_csv(100_000)),
                                       ("file_b", "b.csv", counts_csv(100_000, "problem {}"))])),
+    "rank-12x25k": (
+        "POST /api/v1/compare, 12 runs of 25,000 tasks (the 300,000-cell limit), k = 1, difference = 1", "200",
+        lambda: post_multipart("/api/v1/compare", fields=[("k", "1"), ("difference", "1")],
+                               files=[("run", f"run{run}.csv", run_counts(25_000, run)) for run in range(12)])),
+    "rank-page-12x8k-3ks": (
+        "POST /compare, runs A, B and 10 more of 8,333 tasks, k = 1,10,100, difference = 1", "200",
+        lambda: post_multipart("/compare", fields=[("k", "1,10,100"), ("difference", "1")],
+                               files=[("file_a", "a.csv", run_counts(8_333, 0)), ("file_b", "b.csv", run_counts(8_333, 1))]
+                               + [("run", f"run{run}.csv", run_counts(8_333, run)) for run in range(2, 12)])),
     "humaneval-79mb": (
         "POST /api/v1/benchmark, human-eval JSONL of 164 × 1,000 samples (79 MB)", "200",
         lambda: post_multipart("/api/v1/benchmark", fields=[("k", "1,10,100")],

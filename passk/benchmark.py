@@ -493,26 +493,51 @@ class Comparison:
 
 def compare(problems_a, problems_b, ks=DEFAULT_KS):
     """Run A against run B on the problems both have: mean paired difference, SE, 95% interval, p-value."""
+    return compare_runs(PairedRun(problems_a, "A"), PairedRun(problems_b, "B"), ks)
+
+
+class PairedRun:
+    """A run made ready for pairing, once however many runs it meets: its problems by task id, their n and c,
+    and their pass@k at each k (computed once for each distinct (n, c))."""
+
+    def __init__(self, problems, run="A"):
+        self.problems = list(problems)
+        self.by_id = _by_task_id(self.problems, run)
+        self.position = dict(zip(self.by_id, range(len(self.problems))))
+        self.samples, self.correct = _counts(self.problems)
+        self._pairs = _DistinctPairs.of(self.samples, self.correct)
+        self._values = {}
+
+    def pass_at_k(self, k):
+        """Each problem's pass@k (nan where n < k), in the run's order."""
+        if k not in self._values:
+            pairs = self._pairs
+            self._values[k] = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)[pairs.where]
+        return self._values[k]
+
+
+def compare_runs(run_a, run_b, ks=DEFAULT_KS):
+    """compare() for two PairedRuns: the paired problems in run A's order."""
     ks = _checked_ks(ks)
-    by_id_a, by_id_b = _by_task_id(problems_a, "A"), _by_task_id(problems_b, "B")
-    task_ids = list(filter(by_id_b.__contains__, by_id_a))  # map and filter: a million ids in a blink
+    task_ids = list(filter(run_b.by_id.__contains__, run_a.by_id))  # map and filter: a million ids in a blink
     if not task_ids:
-        raise ValueError(f"No task ids in common: run A has {plural(len(by_id_a), 'problem')} and run B "
-                         f"{len(by_id_b):,}, but none share a task_id, so nothing can be paired.")
-    paired_a = list(map(by_id_a.__getitem__, task_ids))
-    paired_b = list(map(by_id_b.__getitem__, task_ids))
-    counts_a, counts_b = _counts(paired_a), _counts(paired_b)
+        raise ValueError(f"No task ids in common: run A has {plural(len(run_a.by_id), 'problem')} and run B "
+                         f"{len(run_b.by_id):,}, but none share a task_id, so nothing can be paired.")
+    at_a = np.fromiter(map(run_a.position.__getitem__, task_ids), np.intp, len(task_ids))
+    at_b = np.fromiter(map(run_b.position.__getitem__, task_ids), np.intp, len(task_ids))
+    paired_a = list(map(run_a.problems.__getitem__, at_a))
+    counts_a = run_a.samples[at_a], run_a.correct[at_a]
+    counts_b = run_b.samples[at_b], run_b.correct[at_b]
     results, per_problem = [], {}
     for k in ks:
-        values_a = _pass_at_k_where_defined(*counts_a, k)
-        values_b = _pass_at_k_where_defined(*counts_b, k)
+        values_a, values_b = run_a.pass_at_k(k)[at_a], run_b.pass_at_k(k)[at_b]
         per_problem[k] = (values_a, values_b)
         results.append(_k_comparison(paired_a, counts_a[0], counts_b[0], values_a, values_b, k))
     return Comparison(
         paired=len(task_ids), results=results, task_ids=task_ids, per_problem_pass_at_k=per_problem,
         paired_counts=(counts_a, counts_b),
-        only_in_a=list(filterfalse(by_id_b.__contains__, by_id_a)),
-        only_in_b=list(filterfalse(by_id_a.__contains__, by_id_b)))
+        only_in_a=list(filterfalse(run_b.by_id.__contains__, run_a.by_id)),
+        only_in_b=list(filterfalse(run_a.by_id.__contains__, run_b.by_id)))
 
 
 def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):

@@ -6,7 +6,7 @@ Runs are [(name, problems)]. For each k:
   SE and 95% interval, from passk.benchmark.summarize (the benchmark page's
   numbers), best first; runs whose pass@k is undefined at k come last;
 - pairs: every pair of runs, in the order given (a before b), compared on the
-  problems both have by passk.benchmark.compare (a minus b, SE, interval,
+  problems both have by passk.benchmark.compare_runs (a minus b, SE, interval,
   p-value: the exact sign-flip test for up to 20 problems, else t), with the
   p-values adjusted for the number of pairs by Holm's step-down method
   (Holm 1979, Scand. J. Statist. 6:65-70): sort the m defined p-values
@@ -25,10 +25,9 @@ Runs are [(name, problems)]. For each k:
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from operator import attrgetter
 from string import ascii_lowercase
 
-from passk.benchmark import DEFAULT_KS, _checked_ks, compare, summarize
+from passk.benchmark import DEFAULT_KS, PairedRun, _checked_ks, compare_runs, summarize
 from passk.display import plural
 
 ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment
@@ -167,8 +166,8 @@ def rank_runs(runs, ks=DEFAULT_KS):
     for name, problems in runs:
         _check_once_each(name, problems)
     summaries = {name: summarize(problems, ks) for name, problems in runs}
-    comparisons = {(a, b): _pair(a, problems_a, b, problems_b, ks)
-                   for (a, problems_a), (b, problems_b) in combinations(runs, 2)}
+    prepared = [(name, PairedRun(problems, name)) for name, problems in runs]   # each run's pass@k once
+    comparisons = {(a, b): _pair(a, run_a, b, run_b, ks) for (a, run_a), (b, run_b) in combinations(prepared, 2)}
     results = [_k_ranking(k, index, names, summaries, comparisons) for index, k in enumerate(ks)]
     return Ranking(names, summaries, results)
 
@@ -190,21 +189,19 @@ def _k_ranking(k, index, names, summaries, comparisons):
     return KRanking(k, ranking, pairs)
 
 
-def _pair(a, problems_a, b, problems_b, ks):
+def _pair(a, run_a, b, run_b, ks):
     """A function of the k's index giving the PairResult of a against b (no p_holm yet)."""
-    ids_a, ids_b = set(map(attrgetter("task_id"), problems_a)), set(map(attrgetter("task_id"), problems_b))
-    only_in_a = [problem.task_id for problem in problems_a if problem.task_id not in ids_b]
-    only_in_b = [problem.task_id for problem in problems_b if problem.task_id not in ids_a]
-    if not ids_a & ids_b:
-        reason = (f"No task ids in common: {a} has {plural(len(ids_a), 'problem')} and {b} {len(ids_b):,}, "
-                  f"but none share a task_id, so nothing can be paired.")
+    if run_a.by_id.keys().isdisjoint(run_b.by_id):
+        reason = (f"No task ids in common: {a} has {plural(len(run_a.by_id), 'problem')} and {b} "
+                  f"{len(run_b.by_id):,}, but none share a task_id, so nothing can be paired.")
+        only_in_a, only_in_b = list(run_a.by_id), list(run_b.by_id)
         return lambda index: PairResult(a, b, 0, None, None, None, None, None, None, reason, only_in_a, only_in_b)
-    comparison = compare(problems_a, problems_b, ks)
+    comparison = compare_runs(run_a, run_b, ks)
 
     def at(index):
         row = comparison.results[index]
         return PairResult(a, b, comparison.paired, row.difference, row.se, row.ci95, row.p_value, None, row.test,
-                          row.reason, only_in_a, only_in_b)
+                          row.reason, comparison.only_in_a, comparison.only_in_b)
     return at
 
 
