@@ -341,7 +341,7 @@ def _report_from_input(form, empty_message):
 def _compare_form(values):
     """The compare form's fields as typed, with defaults."""
     form = _benchmark_form(values)
-    form.update(text_a=values.get("text_a", ""), text_b=values.get("text_b", ""), text_c=values.get("text_c", ""),
+    form.update({f"{field}_{run}": values.get(f"{field}_{run}", "") for field in ("text", "name") for run in "abc"},
                 difference=values.get("difference") or "")
     return form
 
@@ -351,22 +351,28 @@ def _comparison_options(form):
     return comparison_options(form["difference"], form["tokens_per_sample"], form["price_per_million"])
 
 
+def _run_c_given(form):
+    """True when run C was pasted or has a file."""
+    upload = request.files.get("file_c")
+    return bool(form["text_c"].strip() or upload and upload.filename)
+
+
 def _more_runs_given(form):
     """True when the page was given runs besides A and B: run C, or files under "More runs"."""
-    files = [request.files.get("file_c"), *request.files.getlist("run")]
-    return bool(form["text_c"].strip()) or any(upload and upload.filename for upload in files)
+    return _run_c_given(form) or any(upload.filename for upload in request.files.getlist("run"))
 
 
 def _ranking_from_page(form):
     """Rank runs A, B and C (each pasted or a file) and the files of "More runs" (one run each).
 
-    A run is named after its file, a pasted one "Run A", "Run B" or "Run C".
+    A run is named by its name field, else after its file; a pasted run without a name is "Run A", "B" or "C".
     """
     runs = [_opener(form, f"text_{run}", f"file_{run}", PAGE_EMPTY_RUN.format(run.upper())) for run in "ab"]
-    if form["text_c"].strip() or (request.files.get("file_c") and request.files["file_c"].filename):
+    if _run_c_given(form):
         runs.append(_opener(form, "text_c", "file_c", PAGE_EMPTY_RUN.format("C")))
     runs += [(_reopener(upload), upload.filename) for upload in request.files.getlist("run") if upload.filename]
-    names = [None if filename else f"Run {label}" for (_, filename), label in zip(runs, "ABC")]
+    names = [form[f"name_{label.lower()}"].strip() or (None if filename else f"Run {label}")
+             for (_, filename), label in zip(runs, "ABC")]
     return rank_uploads([(filename, open_run) for open_run, filename in runs], parse_ks(form["k"]),
                         form["format"] or None, form["suite"] or "plus", names=names, limited=True,
                         suite_chosen=bool(form["suite"]))

@@ -240,3 +240,20 @@ def test_the_two_run_page_says_what_more_samples_buy_without_any_planning_field(
     assert status == 200 and plan["detectable_floor"] is not None and plan["noise_share"] is not None
     assert f"{plan['detectable_fixed'] * 100:.2f} points at pass@1 4 times in 5." in html
     assert plan["sentences"][-1] in html and "sampling noise" in plan["sentences"][-1].lower()
+
+
+def test_typed_names_name_the_runs_and_are_kept_and_escaped(client):
+    data = {**PASTED, "name_a": "gpt-weak", "name_b": "<b>strong</b>", "name_c": ""}
+    status, html = page(client, data, files=[("model-d.csv", WEAK)])
+    rows = table_rows(html, "ranking-table-1")
+    assert status == 200 and [row[1] for row in rows] == ["strong", "gpt-weak", "model-d.csv", "Run C"]   # tags stripped
+    raw = client.post("/compare", data=data, content_type="multipart/form-data").get_data(as_text=True)
+    assert "<b>strong</b>" not in raw and "&lt;b&gt;strong&lt;/b&gt;" in raw
+    status, html = page(client, {**data, "text_c": "t1,10,11\n"})
+    assert status == 400 and 'value="gpt-weak"' in html
+
+
+def test_two_named_runs_say_their_names_in_the_pairing_sentence(client):
+    status, html = page(client, {"text_a": WEAK, "text_b": STRONG, "k": "1", "name_a": "small", "name_b": "large"})
+    pairing = re.search(r'id="pairing">(.*?)</p>', html, re.S).group(1)
+    assert status == 200 and "run A (small) as" in re.sub(r"<[^>]+>", "", pairing) and "run B (large)" in pairing
