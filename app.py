@@ -1,42 +1,33 @@
 """passk web application: thin views over the passk package."""
 
 import hashlib
-import io
 import os
 from urllib.parse import urlsplit
 
-from flask import (Flask, Request, Response, current_app, jsonify, redirect, render_template, request,
-                   send_from_directory, url_for)
+from flask import (Flask, Response, current_app, jsonify, redirect, render_template, request, send_from_directory,
+                   url_for)
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
-from werkzeug.formparser import FormDataParser
-from werkzeug.sansio.utils import host_is_trusted
+from werkzeug.exceptions import HTTPException
 from werkzeug.security import safe_join
 
 from passk import display, limits, paper
-from passk.benchmark import DEFAULT_KS, parse_ks, summarize
-from passk.planner import comparison_options, comparison_plan, plan, planning_options, top_pair_plan
-from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, json_count, read_json, read_query
+from passk.benchmark import parse_ks
+from passk.planner import comparison_plan, plan, top_pair_plan
+from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
-from passk.formats import FORMAT_NAMES, FORMATS, EmptyInput, FormatError, read_json_body
-from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, json_chunks, per_problem_csv_chunks,
-                          rank_uploads, report_from_carried, report_from_download, report_from_files,
-                          report_from_share)
+from passk.formats import FORMAT_NAMES, FORMATS, FormatError
+from passk.report import json_chunks, per_problem_csv_chunks, report_from_download, report_from_share
 from passk.ranking import ALPHA, MAX_RUNS
 from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
+from web.guards import LimitedRequest, too_large_sentence, untrusted_host, whole_body_within_limit
+from web.inputs import (API_NO_INPUT, API_NO_RUN, PAGE_EMPTY_RUN, api_sentence, benchmark_form, compare_form,
+                        comparison_from_request, comparison_planning, json_body, more_runs_given, planned,
+                        ranking_from_page, ranking_from_request, report_from_input, report_from_page,
+                        summary_from_json_body)
 
 INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)
-# The API's own words for missing or empty input: the fields README and SPEC name, not the page's box.
-API_NO_INPUT = ('Send the results as a multipart file field named "file", or a JSON body '
-                '{"problems": [{"task_id", "n", "c"}, ...], "k": [1, 10]}.')
-API_EMPTY = ('The input is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
-             'task_id,n,c lines as the multipart file field "file".')
-PAGE_EMPTY_RUN = "Run {} is empty: paste its results or choose its file."
-API_NO_RUN = 'Run {} is missing: send the two runs as multipart file fields named "a" and "b".'
-API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
-                 'task_id,n,c lines as the multipart file field "{}".')
 PER_PROBLEM_ROWS_SHOWN = 2000
 SHARE_LINK_LIMIT = 8000   # characters; gunicorn refuses request lines over 8190
 
@@ -123,7 +114,7 @@ def create_app(config=None):
     def api_pass_at_k():
         """n, c, k (and ks) in the query string of a GET, or as the JSON body of a POST."""
         try:
-            query = read_query(_query_args(), api=True) if request.method == "GET" else read_json(_json_body(
+            query = read_query(_query_args(), api=True) if request.method == "GET" else read_json(json_body(
                 API_EXAMPLE, otherwise=f"Send n, c and k as a JSON body {API_EXAMPLE} (Content-Type: "
                                        f"application/json), or in the query string of a GET: ?n=10&c=3&k=5."))
         except FormatError as error:
@@ -134,11 +125,11 @@ def create_app(config=None):
 
     @app.get("/benchmark")
     def benchmark():
-        form = _benchmark_form(request.args)
+        form = benchmark_form(request.args)
         if not (request.args.get("counts") or request.args.get("z")):
             return _benchmark_page(form)
         try:
-            report = _planned(report_from_share(request.args.get("counts"), request.args.get("z"),
+            report = planned(report_from_share(request.args.get("counts"), request.args.get("z"),
                                                 parse_ks(form["k"]), request.args.get("suite")), form)
         except INPUT_ERRORS as error:
             return _benchmark_page(form, error=str(error))
@@ -146,9 +137,9 @@ def create_app(config=None):
 
     @app.post("/benchmark")
     def benchmark_upload():
-        form = _benchmark_form(request.form)
+        form = benchmark_form(request.form)
         try:
-            report = _planned(_report_from_page(form), form)
+            report = planned(report_from_page(form), form)
         except INPUT_ERRORS as error:
             return _benchmark_page(form, error=str(error))
         return _benchmark_page(form, report=report)
@@ -160,7 +151,7 @@ def create_app(config=None):
             report = report_from_download(request.form.get("packed"), request.form.get("counts", ""),
                                           parse_ks(request.form.get("k", "")))
         except INPUT_ERRORS as error:
-            return _benchmark_page(_benchmark_form(request.form), error=str(error))
+            return _benchmark_page(benchmark_form(request.form), error=str(error))
         if kind == "json":
             report.format = request.form.get("source_format", "csv")
             return _attachment(json_chunks(report), "application/json", "passk-benchmark.json")
@@ -170,28 +161,28 @@ def create_app(config=None):
     def api_benchmark():
         try:
             if request.is_json:
-                summary, format_name, planning = _summary_from_json_body()
+                summary, format_name, planning = summary_from_json_body()
                 body = summary.to_json(format_name)
                 body["planner"] = [row.to_json() for row in plan(summary, **planning)]
                 return jsonify(body)
-            form = _benchmark_form(request.form)
-            return jsonify(_planned(_report_from_input(form, API_NO_INPUT), form).to_json())
+            form = benchmark_form(request.form)
+            return jsonify(planned(report_from_input(form, API_NO_INPUT), form).to_json())
         except INPUT_ERRORS as error:
-            return jsonify(error=_api_sentence(error)), 400
+            return jsonify(error=api_sentence(error)), 400
 
     @app.get("/compare")
     def compare_page():
-        return _compare_page(_compare_form(request.args))
+        return _compare_page(compare_form(request.args))
 
     @app.post("/compare")
     def compare_upload():
-        form = _compare_form(request.form)
+        form = compare_form(request.form)
         try:
-            planning = _comparison_options(form)
-            if _more_runs_given(form):   # three runs or more: ranked (passk.ranking)
-                ranking, formats = _ranking_from_page(form)
+            planning = comparison_planning(form)
+            if more_runs_given(form):   # three runs or more: ranked (passk.ranking)
+                ranking, formats = ranking_from_page(form)
                 return _compare_page(form, ranking=ranking, formats=formats, planning=planning)
-            comparison, formats = _comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
+            comparison, formats = comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
                                                            PAGE_EMPTY_RUN)
         except INPUT_ERRORS as error:
             return _compare_page(form, error=str(error))
@@ -199,18 +190,18 @@ def create_app(config=None):
 
     @app.post("/api/v1/compare")
     def api_compare():
-        form = _compare_form(request.form)
+        form = compare_form(request.form)
         try:   # "planner" only when asked for, so the two-run answer keeps its shape (a contract)
-            planning = _comparison_options(form) if "difference" in request.form else None
+            planning = comparison_planning(form) if "difference" in request.form else None
             if "run" in request.files:   # several runs, each its own file: ranked (passk.ranking)
-                ranking, formats = _ranking_from_request(form)
+                ranking, formats = ranking_from_request(form)
                 body = ranking.to_json(formats)
                 if planning is not None:   # the top two runs at each k, as `passk --runs --detect` gives it
                     body["planner"] = top_pair_plan(ranking, **planning)
                 return jsonify(body)
-            comparison, _ = _comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
+            comparison, _ = comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
         except INPUT_ERRORS as error:
-            return jsonify(error=_api_sentence(error)), 400
+            return jsonify(error=api_sentence(error)), 400
         body = comparison.to_json()
         if planning is not None:
             body["planner"] = comparison_plan(comparison, **planning)
@@ -260,7 +251,7 @@ def create_app(config=None):
             response.cache_control.immutable = True
         return response
 
-    app.before_request(_whole_body_within_limit)
+    app.before_request(whole_body_within_limit)
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_security_headers)
     app.after_request(_close_unsent_file)
@@ -295,125 +286,6 @@ def _textarea_text(text):
     return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-def _benchmark_form(values):
-    """The benchmark form's fields as typed, with defaults; suite is "" unless one was chosen."""
-    return {
-        "text": values.get("text", ""),
-        "k": values.get("k") or ", ".join(map(str, DEFAULT_KS)),
-        "format": values.get("format") or "",
-        "suite": values.get("suite") or "",
-        "counts": values.get("counts") or "",
-        "z": values.get("z") or "",
-        "carried": {name: values[name] for name in CARRIED_FIELDS if values.get(name)},
-        "target": values.get("target") or "1",
-        "tokens_per_sample": values.get("tokens_per_sample") or "",
-        "price_per_million": values.get("price_per_million") or "",
-    }
-
-
-def _planned(report, form):
-    """The report with the planner's target, tokens and price from the form (ValueError for bad ones)."""
-    report.planning = planning_options(form["target"], form["tokens_per_sample"], form["price_per_million"])
-    return report
-
-
-def _report_from_page(form):
-    """The page's report: a new file or pasted text wins, else the counts the page carries."""
-    upload = request.files.get("file")
-    if not (upload and upload.filename) and not form["text"].strip():
-        # Recalculating an earlier result: its counts ride along in hidden fields.
-        if form["carried"]:
-            return report_from_carried(form["carried"], parse_ks(form["k"]), form["suite"] or None)
-        if form["counts"] or form["z"]:
-            return report_from_share(form["counts"], form["z"], parse_ks(form["k"]), form["suite"] or None)
-    return _report_from_input(form, NO_INPUT)
-
-
-def _report_from_input(form, empty_message):
-    """A report from the uploaded files (the parts of one run), else the pasted text."""
-    files = [(upload.filename, _reopener(upload)) for upload in request.files.getlist("file") if upload.filename]
-    if not files:
-        files = [_opener(form, "text", "file", empty_message)[::-1]]
-    return report_from_files(files, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
-                             limited=True, suite_chosen=bool(form["suite"]))
-
-
-def _compare_form(values):
-    """The compare form's fields as typed, with defaults."""
-    form = _benchmark_form(values)
-    form.update({f"{field}_{run}": values.get(f"{field}_{run}", "") for field in ("text", "name") for run in "abc"},
-                difference=values.get("difference") or "")
-    return form
-
-
-def _comparison_options(form):
-    """comparison_plan's keyword arguments from the form; ValueError naming the field for a bad value."""
-    return comparison_options(form["difference"], form["tokens_per_sample"], form["price_per_million"])
-
-
-def _run_c_given(form):
-    """True when run C was pasted or has a file."""
-    upload = request.files.get("file_c")
-    return bool(form["text_c"].strip() or upload and upload.filename)
-
-
-def _more_runs_given(form):
-    """True when the page was given runs besides A and B: run C, or files under "More runs"."""
-    return _run_c_given(form) or any(upload.filename for upload in request.files.getlist("run"))
-
-
-def _ranking_from_page(form):
-    """Rank runs A, B and C (each pasted or a file) and the files of "More runs" (one run each).
-
-    A run is named by its name field, else after its file; a pasted run without a name is "Run A", "B" or "C".
-    """
-    runs = [_opener(form, f"text_{run}", f"file_{run}", PAGE_EMPTY_RUN.format(run.upper())) for run in "ab"]
-    if _run_c_given(form):
-        runs.append(_opener(form, "text_c", "file_c", PAGE_EMPTY_RUN.format("C")))
-    runs += [(_reopener(upload), upload.filename) for upload in request.files.getlist("run") if upload.filename]
-    names = [form[f"name_{label.lower()}"].strip() or (None if filename else f"Run {label}")
-             for (_, filename), label in zip(runs, "ABC")]
-    return rank_uploads([(filename, open_run) for open_run, filename in runs], parse_ks(form["k"]),
-                        form["format"] or None, form["suite"] or "plus", names=names, limited=True,
-                        suite_chosen=bool(form["suite"]))
-
-
-def _opener(form, text_field, file_field, empty_message):
-    """(open(), filename) for one input: its uploaded file, else its pasted text."""
-    upload = request.files.get(file_field)
-    if upload and upload.filename:
-        return _reopener(upload), upload.filename
-    text = form.get(text_field) or "" if text_field else ""
-    if not text.strip():
-        raise FormatError(empty_message)
-    data = text.encode("utf-8", "surrogatepass")
-    return (lambda: io.BytesIO(data)), None
-
-
-def _reopener(upload):
-    """open() for an uploaded file: its stream, from the start, each time it is called."""
-    def open_upload():
-        upload.stream.seek(0)
-        return upload.stream
-    return open_upload
-
-
-def _comparison_from_request(form, fields_a, fields_b, empty_message):
-    """Pair run A and run B from the request's files or pasted texts; empty_message names the run with {}."""
-    open_a, name_a = _opener(form, *fields_a, empty_message.format("A"))
-    open_b, name_b = _opener(form, *fields_b, empty_message.format("B"))
-    return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
-                           (name_a, name_b), limited=True, suite_chosen=bool(form["suite"]))
-
-
-def _ranking_from_request(form):
-    """Rank the request's "run" files, each one run, named by its "name" field (in order) or its file name."""
-    uploads = request.files.getlist("run")
-    files = [(upload.filename or None, _reopener(upload)) for upload in uploads]
-    return rank_uploads(files, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
-                        names=request.form.getlist("name"), limited=True, suite_chosen=bool(form["suite"]))
-
-
 def _compare_page(form, comparison=None, formats=None, error=None, ranking=None, planning=None):
     """Render /compare: the inputs, and the two runs' comparison, the ranking of more, or the error."""
     planning = planning or {}
@@ -437,55 +309,6 @@ def _compare_page(form, comparison=None, formats=None, error=None, ranking=None,
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error, plans=plans,
                            max_runs=MAX_RUNS)
     return page, 400 if error else 200
-
-
-def _api_sentence(error):
-    """An input error as the API says it: empty input names the field to send."""
-    if isinstance(error, EmptyInput):
-        run = getattr(error, "run", None)
-        return API_EMPTY_RUN.format(run, run.lower()) if run else API_EMPTY
-    return str(error)
-
-
-def _json_body(example, otherwise=API_NO_INPUT):
-    """The request's JSON body; FormatError, showing the example, when it is not JSON (otherwise: what to send)."""
-    if not request.is_json:
-        raise FormatError(otherwise)
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        raise FormatError(f"The JSON body is nested too deeply; send {example}.") from None
-    if body is None:
-        raise FormatError(f"The request body is not valid JSON; send {example}.")
-    return body
-
-
-def _summary_from_json_body():
-    """The API's JSON body: {"problems": [...], "k": [...]}."""
-    body = _json_body('{"problems": [...], "k": [1, 10]}')
-    try:
-        parsed = read_json_body(body, limits.MAX_PROBLEMS)
-    except EmptyInput:
-        raise FormatError('"problems" is empty: give at least one problem, like '
-                          '{"problems": [{"task_id": "a", "n": 10, "c": 3}], "k": [1, 10]}.') from None
-    ks = body.get("k", list(DEFAULT_KS)) if isinstance(body, dict) else DEFAULT_KS
-    if isinstance(ks, list) and any(isinstance(k, str) for k in ks):
-        raise FormatError('"k" must be a list of JSON numbers, not strings: send [1, 10], not ["1", "10"].')
-    if not isinstance(ks, list) or None in map(json_count, ks):
-        raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
-    ks = parse_ks(",".join(str(json_count(k)) for k in ks))
-    limits.check_cells(len(parsed.problems), ks)
-    return summarize(parsed.problems, ks, warnings=parsed.warnings), "json", _json_planning(body)
-
-
-def _json_planning(body):
-    """plan()'s options from the JSON body's "target" (points), "tokens_per_sample" and "price_per_million"."""
-    names = ("target", "tokens_per_sample", "price_per_million")
-    options = {name: body[name] for name in names if name in body} if isinstance(body, dict) else {}
-    for name, value in options.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise FormatError(f'"{name}" must be a JSON number, like {{"{name}": 2}}.')
-    return planning_options(**{name: repr(value) for name, value in options.items()})
 
 
 def _benchmark_page(form, report=None, error=None):
@@ -566,7 +389,7 @@ def _canonical_address(query):
 
 def _http_error(error):
     """Errors as JSON under /api/, as a page elsewhere; never a stack trace."""
-    if _untrusted_host():  # no links can be built for such a request, so no page either
+    if untrusted_host():  # no links can be built for such a request, so no page either
         sentence = ("This server does not answer for the host named in the request; its operator can add "
                     "the name to PASSK_ALLOWED_HOSTS.")
         if request.path.startswith("/api/"):
@@ -576,86 +399,20 @@ def _http_error(error):
         return jsonify(error=_error_sentence(error)), error.code
     if error.code == 413 and request.path in ("/benchmark", "/compare"):  # keep the user on the form
         render = _benchmark_page if request.path == "/benchmark" else _compare_page
-        page, _ = render(_compare_form({}), error=_error_sentence(error))
+        page, _ = render(compare_form({}), error=_error_sentence(error))
         return page, 413
     return render_template("error.html", error=error, message=_error_sentence(error)), error.code
 
 
 def _error_sentence(error):
     if error.code == 413:
-        return _too_large_sentence(error)
+        return too_large_sentence(error)
     if error.code == 404:
         return f"There is no page at {request.path}."
     if error.code == 405:
         allowed = " or ".join(sorted(set(error.valid_methods or ()) - {"HEAD", "OPTIONS"}))
         return f"{request.path} answers {allowed} requests, not {request.method}."
     return f"{error.name}: {error.description}"
-
-
-class _PartCounter:
-    """A multipart body's stream that counts the parts read so far, to tell which form limit a 413 passed."""
-
-    def __init__(self, stream, boundary):
-        self._stream, self._delimiter = stream, b"--" + boundary
-        self._tail, self.parts, self.over_size = b"", -1, False   # the closing delimiter starts no part
-
-    def read(self, size=-1):
-        try:
-            data = self._stream.read(size)
-        except RequestEntityTooLarge:
-            self.over_size = True
-            raise
-        seen = self._tail + data
-        self.parts += seen.count(self._delimiter)
-        self._tail = seen[1 - len(self._delimiter):]
-        return data
-
-
-class _FormParser(FormDataParser):
-    """Werkzeug's form parser, whose 413 names the limit passed: a field's size or the number of fields."""
-
-    def _parse_multipart(self, stream, mimetype, content_length, options):
-        counter = _PartCounter(stream, options.get("boundary", "").encode("ascii"))
-        try:
-            return super()._parse_multipart(counter, mimetype, content_length, options)
-        except RequestEntityTooLarge:
-            if counter.over_size:
-                raise
-            too_many = self.max_form_parts is not None and counter.parts > self.max_form_parts
-            raise RequestEntityTooLarge(limits.too_many_fields() if too_many else limits.field_too_large()) from None
-
-
-class LimitedRequest(Request):
-    form_data_parser_class = _FormParser
-
-
-def _whole_body_within_limit():
-    """JSON bodies and forms without a file are read into memory at once, so their limits are smaller."""
-    if request.is_json:
-        limit = limits.MAX_JSON_BYTES
-    elif request.mimetype == "application/x-www-form-urlencoded":
-        limit = limits.MAX_FORM_BYTES
-    else:
-        return
-    request.max_content_length = limit + 1   # Werkzeug cuts a chunked body at the limit: read a byte more to tell
-    if len(request.get_data()) > limit:
-        raise RequestEntityTooLarge()
-
-
-def _too_large_sentence(error):
-    """A 413's sentence: the one raised with it, else the limit on this kind of body."""
-    if error.description != RequestEntityTooLarge.description:
-        return error.description
-    if request.is_json:
-        return limits.json_too_large()
-    if request.mimetype == "application/x-www-form-urlencoded":
-        return limits.form_too_large()
-    return limits.upload_too_large(current_app.config["MAX_CONTENT_LENGTH"])
-
-
-def _untrusted_host():
-    trusted = current_app.config.get("TRUSTED_HOSTS")
-    return bool(trusted) and not host_is_trusted(request.environ.get("HTTP_HOST", ""), trusted)
 
 
 def _close_unsent_file(response):

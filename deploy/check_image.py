@@ -50,7 +50,7 @@ from deploy.stack import free_port  # noqa: E402
 USER = "nobody"
 IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"   # python:3.11-slim's
 NEEDED_FILES = ["scripts/run.sh", "deploy/nginx.conf", "gunicorn.conf.py", "app.py", "requirements.txt"]
-NEEDED_DIRS = ["passk", "templates", "static"]
+NEEDED_DIRS = ["passk", "web", "templates", "static"]
 KEPT_OUT = [".git", ".venv", "tests", "bench", "Dockerfile"]
 
 

@@ -1,0 +1,75 @@
+"""Request bounds Werkzeug does not give by itself: a 413 that names the form limit passed, smaller limits for
+bodies read whole into memory (JSON, forms without a file), and the untrusted-host check for error pages."""
+
+from flask import Request, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.formparser import FormDataParser
+from werkzeug.sansio.utils import host_is_trusted
+
+from passk import limits
+
+
+class PartCounter:
+    """A multipart body's stream that counts the parts read so far, to tell which form limit a 413 passed."""
+
+    def __init__(self, stream, boundary):
+        self._stream, self._delimiter = stream, b"--" + boundary
+        self._tail, self.parts, self.over_size = b"", -1, False   # the closing delimiter starts no part
+
+    def read(self, size=-1):
+        try:
+            data = self._stream.read(size)
+        except RequestEntityTooLarge:
+            self.over_size = True
+            raise
+        seen = self._tail + data
+        self.parts += seen.count(self._delimiter)
+        self._tail = seen[1 - len(self._delimiter):]
+        return data
+
+
+class FormParser(FormDataParser):
+    """Werkzeug's form parser, whose 413 names the limit passed: a field's size or the number of fields."""
+
+    def _parse_multipart(self, stream, mimetype, content_length, options):
+        counter = PartCounter(stream, options.get("boundary", "").encode("ascii"))
+        try:
+            return super()._parse_multipart(counter, mimetype, content_length, options)
+        except RequestEntityTooLarge:
+            if counter.over_size:
+                raise
+            too_many = self.max_form_parts is not None and counter.parts > self.max_form_parts
+            raise RequestEntityTooLarge(limits.too_many_fields() if too_many else limits.field_too_large()) from None
+
+
+class LimitedRequest(Request):
+    form_data_parser_class = FormParser
+
+
+def whole_body_within_limit():
+    """JSON bodies and forms without a file are read into memory at once, so their limits are smaller."""
+    if request.is_json:
+        limit = limits.MAX_JSON_BYTES
+    elif request.mimetype == "application/x-www-form-urlencoded":
+        limit = limits.MAX_FORM_BYTES
+    else:
+        return
+    request.max_content_length = limit + 1   # Werkzeug cuts a chunked body at the limit: read a byte more to tell
+    if len(request.get_data()) > limit:
+        raise RequestEntityTooLarge()
+
+
+def too_large_sentence(error):
+    """A 413's sentence: the one raised with it, else the limit on this kind of body."""
+    if error.description != RequestEntityTooLarge.description:
+        return error.description
+    if request.is_json:
+        return limits.json_too_large()
+    if request.mimetype == "application/x-www-form-urlencoded":
+        return limits.form_too_large()
+    return limits.upload_too_large(current_app.config["MAX_CONTENT_LENGTH"])
+
+
+def untrusted_host():
+    trusted = current_app.config.get("TRUSTED_HOSTS")
+    return bool(trusted) and not host_is_trusted(request.environ.get("HTTP_HOST", ""), trusted)
