@@ -14,8 +14,9 @@ the one with SE sqrt(spread / P) and no further (Miller 2024, arXiv
 2411.00640). The fixed-benchmark half-width,
 1.96 SE fixed, is recomputed at n' samples per problem with each problem's
 pass rate c/n kept (c' = round(c n' / n)). Problems needed for a half-width
-h: P' = (t s / h)^2, the t interval's (Wilson's comes near it with many problems). For a paired comparison the smallest difference found
-with 80% power at 5% two-sided is (z_0.975 + z_0.8) SE of the difference.
+h: P' = (t s / h)^2, the t interval's (Wilson's comes near it with many
+problems). For a paired comparison the smallest difference found with 80%
+power at 5% two-sided is (z_0.975 + z_0.8) SE of the difference.
 
 A paired comparison of runs A and B splits the same way. The two runs' samples
 are independent, so on these very problems the difference's variance is
@@ -179,8 +180,8 @@ class KPlan:
 
 def plan(summary, target=DEFAULT_TARGET, tokens_per_sample=None, price_per_million=None):
     """A KPlan for each of the summary's ks; target is the 95% half-width wanted, as a fraction."""
-    if not target > 0:
-        raise ValueError(f"The target half-width must be above 0 points; got {target * 100:g}.")
+    if not target >= SMALLEST_POINTS / 100:
+        raise ValueError(f"The target half-width must be at least {SMALLEST_POINTS:g} points; got {target * 100:g}.")
     samples = np.array([problem.n for problem in summary.problems], dtype=np.int64)
     correct = np.array([problem.c for problem in summary.problems], dtype=np.int64)
     return [_k_plan(samples, correct, row, target, tokens_per_sample, price_per_million)
@@ -363,11 +364,15 @@ def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_mi
 
 
 # The planning fields of the forms, the API and the command line: name -> (label, in points?).
-# A field in points is above 0 and at most 100, and is read as a fraction; the others are any number above 0.
+# A field in points is from SMALLEST_POINTS to 100 and is read as a fraction: below it the problems needed pass
+# 10^13 and their square overflows a double. The others are above 0 and at most LARGEST_AMOUNT, so that a cost
+# stays a finite number (JSON has no Infinity).
 OPTIONS = {"target": ("The target half-width (points)", True),
            "difference": ("The difference to detect (points)", True),
            "tokens_per_sample": ("Tokens per sample", False),
            "price_per_million": ("The price per million tokens", False)}
+SMALLEST_POINTS = 0.001
+LARGEST_AMOUNT = 1e12
 
 
 def option_value(name, text):
@@ -378,8 +383,9 @@ def option_value(name, text):
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0 and (not in_points or value <= 100)):
-        allowed = "from above 0 to 100" if in_points else "a number above 0"
+    if not (SMALLEST_POINTS <= value <= 100 if in_points else 0 < value <= LARGEST_AMOUNT):
+        allowed = f"from {SMALLEST_POINTS:g} to 100" if in_points else \
+            f"a number above 0, at most {LARGEST_AMOUNT:,.0f}"
         raise ValueError(f"{label} must be {allowed}; got {text[:40]!r}.")
     return value / 100 if in_points else value
 

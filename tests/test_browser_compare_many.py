@@ -90,7 +90,7 @@ def test_a_bad_difference_keeps_the_files_form_and_says_which_field(page, run_fi
     page.get_by_label("Difference to detect (points)").fill("lots")
     page.get_by_role("button", name="Compare").click()
     expect(page.get_by_role("alert")).to_have_text(
-        "The difference to detect (points) must be from above 0 to 100; got 'lots'.")
+        "The difference to detect (points) must be from 0.001 to 100; got 'lots'.")
     expect(page.locator("#text_c")).to_have_value(WEAKER)
     expect(page.get_by_label("Difference to detect (points)")).to_have_value("lots")
 

@@ -134,10 +134,11 @@ def test_over_the_run_limit_is_a_message_with_the_form_kept(client):
 
 
 @pytest.mark.parametrize("field, value, message", [
-    ("difference", "abc", "The difference to detect (points) must be from above 0 to 100; got 'abc'."),
-    ("difference", "150", "The difference to detect (points) must be from above 0 to 100; got '150'."),
-    ("tokens_per_sample", "-5", "Tokens per sample must be a number above 0; got '-5'."),
-    ("price_per_million", "free", "The price per million tokens must be a number above 0; got 'free'."),
+    ("difference", "abc", "The difference to detect (points) must be from 0.001 to 100; got 'abc'."),
+    ("difference", "150", "The difference to detect (points) must be from 0.001 to 100; got '150'."),
+    ("tokens_per_sample", "-5", "Tokens per sample must be a number above 0, at most 1,000,000,000,000; got '-5'."),
+    ("price_per_million", "free",
+     "The price per million tokens must be a number above 0, at most 1,000,000,000,000; got 'free'."),
 ])
 @pytest.mark.parametrize("runs", [PASTED, {"text_a": WEAK, "text_b": STRONG}], ids=["three runs", "two runs"])
 def test_a_bad_planning_field_is_a_400_naming_it_with_the_form_kept(client, runs, field, value, message):
@@ -211,7 +212,7 @@ def test_the_ranking_answer_gains_a_planner_for_the_top_two_runs(client):
 def test_a_bad_difference_is_a_400_sentence_from_the_api(client, value):
     response = api(client, a=upload(WEAK, "a.csv"), b=upload(STRONG, "b.csv"), difference=value)
     assert response.status_code == 400
-    assert response.json == {"error": f"The difference to detect (points) must be from above 0 to 100; got {value!r}."}
+    assert response.json == {"error": f"The difference to detect (points) must be from 0.001 to 100; got {value!r}."}
     runs = [upload(WEAK, "weak.csv"), upload(STRONG, "strong.csv"), upload(WEAKER, "weaker.csv")]
     response = api(client, run=runs, difference=value)
     assert response.status_code == 400 and response.json["error"].startswith("The difference to detect (points)")

@@ -114,7 +114,7 @@ def test_plan_says_so_when_every_problem_is_the_same():
 
 
 def test_a_target_of_zero_is_refused():
-    with pytest.raises(ValueError, match="above 0 points"):
+    with pytest.raises(ValueError, match="at least 0.001 points"):
         plan(summarize(problems_of([10, 10], [1, 2]), [1]), target=0)
 
 
@@ -209,10 +209,12 @@ def test_the_json_body_api_answers_with_the_same_planner_as_an_upload(client):
 @pytest.mark.parametrize("field, value, message", [
     ("target", "2", '"target" must be a JSON number'),
     ("target", True, '"target" must be a JSON number'),
-    ("target", 0, "target half-width (points) must be from above 0 to 100; got '0'"),
+    ("target", 0, "target half-width (points) must be from 0.001 to 100; got '0'"),
     ("target", 1e999, "got 'inf'"),
-    ("tokens_per_sample", -5, "Tokens per sample must be a number above 0"),
+    ("tokens_per_sample", -5, "Tokens per sample must be a number above 0, at most 1,000,000,000,000"),
     ("price_per_million", None, '"price_per_million" must be a JSON number'),
+    ("target", 1e-300, "must be from 0.001 to 100; got '1e-300'"),        # once an OverflowError: a 500
+    ("tokens_per_sample", 1e308, "at most 1,000,000,000,000; got '1e+308'"),   # a cost of Infinity is not JSON
 ])
 def test_bad_planning_numbers_in_a_json_body_are_400_sentences(client, field, value, message):
     answer = client.post("/api/v1/benchmark", json={"problems": PROBLEMS_JSON, "k": [1], field: value})

@@ -106,19 +106,20 @@ def run(*args):
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--detect", "abc"], "passk: argument --detect: The difference to detect (points) must be from above 0 to "
+    (["--detect", "abc"], "passk: argument --detect: The difference to detect (points) must be from 0.001 to "
                           "100; got 'abc'. (see passk --help)"),
-    (["--detect", "0"], "passk: argument --detect: The difference to detect (points) must be from above 0 to "
+    (["--detect", "0"], "passk: argument --detect: The difference to detect (points) must be from 0.001 to "
                         "100; got '0'. (see passk --help)"),
-    (["--detect", "250"], "passk: argument --detect: The difference to detect (points) must be from above 0 to "
+    (["--detect", "250"], "passk: argument --detect: The difference to detect (points) must be from 0.001 to "
                           "100; got '250'. (see passk --help)"),
-    (["--detect", ""], "passk: argument --detect: The difference to detect (points) must be from above 0 to "
+    (["--detect", ""], "passk: argument --detect: The difference to detect (points) must be from 0.001 to "
                        "100; got ''. (see passk --help)"),
     (["--detect", "3", "--tokens-per-sample", "0"],
-     "passk: argument --tokens-per-sample: Tokens per sample must be a number above 0; got '0'. (see passk --help)"),
+     "passk: argument --tokens-per-sample: Tokens per sample must be a number above 0, at most "
+     "1,000,000,000,000; got '0'. (see passk --help)"),
     (["--detect", "3", "--price-per-million", "cheap"],
-     "passk: argument --price-per-million: The price per million tokens must be a number above 0; got 'cheap'. "
-     "(see passk --help)"),
+     "passk: argument --price-per-million: The price per million tokens must be a number above 0, at most "
+     "1,000,000,000,000; got 'cheap'. (see passk --help)"),
     (["--tokens-per-sample", "500"],
      "passk: with --runs, --tokens-per-sample and --price-per-million price the samples that --detect POINTS "
      "plans; give --detect too (see passk --help)"),

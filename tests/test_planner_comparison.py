@@ -264,14 +264,19 @@ def test_comparison_options_read_the_difference_in_points(fields, expected):
 
 
 @pytest.mark.parametrize("fields, message", [
-    ({"difference": "0"}, "The difference to detect (points) must be from above 0 to 100; got '0'."),
-    ({"difference": "-2"}, "The difference to detect (points) must be from above 0 to 100; got '-2'."),
-    ({"difference": "100.5"}, "The difference to detect (points) must be from above 0 to 100; got '100.5'."),
-    ({"difference": "three"}, "The difference to detect (points) must be from above 0 to 100; got 'three'."),
-    ({"difference": "nan"}, "The difference to detect (points) must be from above 0 to 100; got 'nan'."),
-    ({"tokens_per_sample": "0"}, "Tokens per sample must be a number above 0; got '0'."),
-    ({"price_per_million": "inf"}, "The price per million tokens must be a number above 0; got 'inf'."),
-    ({"price_per_million": "1e400"}, "The price per million tokens must be a number above 0; got '1e400'."),
+    ({"difference": "0"}, "The difference to detect (points) must be from 0.001 to 100; got '0'."),
+    ({"difference": "-2"}, "The difference to detect (points) must be from 0.001 to 100; got '-2'."),
+    ({"difference": "100.5"}, "The difference to detect (points) must be from 0.001 to 100; got '100.5'."),
+    ({"difference": "three"}, "The difference to detect (points) must be from 0.001 to 100; got 'three'."),
+    ({"difference": "nan"}, "The difference to detect (points) must be from 0.001 to 100; got 'nan'."),
+    ({"tokens_per_sample": "0"}, "Tokens per sample must be a number above 0, at most 1,000,000,000,000; got '0'."),
+    ({"price_per_million": "inf"}, "The price per million tokens must be a number above 0, at most "
+                                   "1,000,000,000,000; got 'inf'."),
+    ({"price_per_million": "1e400"}, "The price per million tokens must be a number above 0, at most "
+                                     "1,000,000,000,000; got '1e400'."),
+    ({"price_per_million": "1e13"}, "The price per million tokens must be a number above 0, at most "
+                                    "1,000,000,000,000; got '1e13'."),
+    ({"difference": "0.0001"}, "The difference to detect (points) must be from 0.001 to 100; got '0.0001'."),
 ])
 def test_comparison_options_refuse_with_a_sentence_naming_the_field(fields, message):
     with pytest.raises(ValueError) as error:
