@@ -6,6 +6,7 @@ import re
 from html import unescape
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from passk.benchmark import compare
 from passk.display import p_value, percent
@@ -258,3 +259,29 @@ def test_two_named_runs_say_their_names_in_the_pairing_sentence(client):
     status, html = page(client, {"text_a": WEAK, "text_b": STRONG, "k": "1", "name_a": "small", "name_b": "large"})
     pairing = re.search(r'id="pairing">(.*?)</p>', html, re.S).group(1)
     assert status == 200 and "run A (small) as" in re.sub(r"<[^>]+>", "", pairing) and "run B (large)" in pairing
+
+
+# Hostile or odd input: any mix of runs, names and planning fields is a page or a 400 sentence, never a 500.
+
+RUN_TEXTS = st.one_of(st.text(max_size=80), st.sampled_from([WEAK, STRONG, WEAKER, "10 3\n10 5\n", "t1,10,11\n", ""]))
+FIELD_TEXTS = st.one_of(st.text(max_size=12), st.sampled_from(["1", "0.001", "1e-300", "1e308", "nan", "-2", "100"]))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(RUN_TEXTS, min_size=2, max_size=3), names=st.lists(st.text(max_size=20), max_size=3),
+       k=st.sampled_from(["1", "1, 10", "", "0", "x"]), difference=FIELD_TEXTS, tokens=FIELD_TEXTS, price=FIELD_TEXTS)
+def test_no_compare_input_is_a_server_error(app, texts, names, k, difference, tokens, price):
+    client = app.test_client()
+    data = {f"text_{run}": text for run, text in zip("abc", texts)}
+    data.update({f"name_{run}": name for run, name in zip("abc", names)})
+    data.update(k=k, difference=difference, tokens_per_sample=tokens, price_per_million=price)
+    page = client.post("/compare", data=data)
+    assert page.status_code in (200, 400)
+    if page.status_code == 400:
+        assert 'role="alert"' in page.get_data(as_text=True)
+    files = [(io.BytesIO(text.encode("utf-8", "surrogatepass")), f"r{index}.csv") for index, text in enumerate(texts)]
+    answer = client.post("/api/v1/compare", content_type="multipart/form-data",
+                         data={"run": files, "k": k, "difference": difference, "tokens_per_sample": tokens,
+                               "price_per_million": price})
+    assert answer.status_code in (200, 400) and answer.is_json
+    assert "Infinity" not in answer.get_data(as_text=True) and "NaN" not in answer.get_data(as_text=True)
