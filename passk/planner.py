@@ -298,6 +298,10 @@ def _noise_answers(result, comparison, counts):
         sentences.append(f"Sampling noise is {result['noise_share'] * 100:.0f} percent of the variation between "
                          f"problems' pass@{k} differences; real differences between the problems are the other "
                          f"{(1 - result['noise_share']) * 100:.0f} percent.")
+    if noise > total and result["detectable"] and result["detectable_fixed"] > result["detectable"]:
+        sentences.append(f"The differences at pass@{k} vary less from problem to problem than sampling noise "
+                         f"alone would make them, which happens by chance; so the difference found on these very "
+                         f"problems comes out larger than for problems like these, and is the cautious figure.")
     result["detectable_floor"] = detectable_difference(math.sqrt(spread / count))
     if result["detectable_floor"] > 0:
         sentences.append(f"More samples alone cannot bring the detectable difference at pass@{k} below "

@@ -288,3 +288,14 @@ def test_both_forms_read_their_fields_alike():
     assert comparison_options("", "800", "2") == planning_options("", "800", "2") == \
         {"tokens_per_sample": 800.0, "price_per_million": 2.0}
     assert comparison_options("1.5")["difference"] == planning_options("1.5")["target"]
+
+
+def test_a_plan_whose_noise_exceeds_the_spread_explains_why_these_very_problems_need_more():
+    """Differences that vary less than sampling noise predicts make the fixed figure the larger one: said so."""
+    a = run([2 + i % 5 for i in range(1, 30)], n=20)
+    b = run([2 + (i * 3) % 5 - (i % 7 == 0) for i in range(1, 30)], n=20)
+    (row,) = planned(a, b, [1])
+    assert row["noise_share"] == 1.0 and row["detectable_fixed"] > row["detectable"]
+    assert any("vary less from problem to problem than sampling noise" in sentence for sentence in row["sentences"])
+    (usual,) = planned(run([10, 0, 9, 1, 10, 0] * 5), run([0, 10, 1, 9, 1, 10] * 5), [1])   # real spread
+    assert usual["noise_share"] < 0.1 and not any("vary less" in sentence for sentence in usual["sentences"])
