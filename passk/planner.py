@@ -64,13 +64,15 @@ def fixed_half_width(samples, correct, k, per_problem, weights=None):
 
     weights: how many problems have each (samples, correct) entry (default one each).
     """
-    samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
-    weights = np.ones(samples.shape) if weights is None else np.asarray(weights, dtype=float)
+    weights = np.ones(np.shape(samples)) if weights is None else weights
     return Z_95 * math.sqrt(_variance_sum(samples, correct, k, per_problem, weights)) / float(np.sum(weights))
 
 
-def _variance_sum(samples, correct, k, per_problem, weights):
-    """sum_i w_i V_i with max(n_i, per_problem) samples for each entry, each keeping its pass rate c/n."""
+def _variance_sum(samples, correct, k, per_problem, weights=None):
+    """sum_i w_i V_i with max(n_i, per_problem) samples for each entry, each keeping its pass rate c/n
+    (weights: how many problems have each entry; one each by default)."""
+    samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
+    weights = np.ones(samples.shape) if weights is None else np.asarray(weights, dtype=float)
     scaled = np.maximum(samples, float(per_problem))
     variances = estimate_variance(scaled, np.rint(correct * scaled / samples), k)
     return float(np.sum(weights * variances))
@@ -112,8 +114,6 @@ def fixed_detectable(samples, correct, k, count, per_problem=0, weights=None):
     """The difference a paired test on these very problems finds 4 times in 5 at 5% two-sided:
     (z_0.975 + z_0.8) sqrt(sum V_i) / count, the sum over both runs' entries (samples, correct: run A's
     then run B's), each with max(n_i, per_problem) samples at its pass rate c/n; needs every n >= 2k."""
-    samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
-    weights = np.ones(samples.shape) if weights is None else np.asarray(weights, dtype=float)
     return detectable_difference(math.sqrt(_variance_sum(samples, correct, k, per_problem, weights)) / count)
 
 

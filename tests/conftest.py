@@ -40,6 +40,16 @@ def app():
     return create_app({"TESTING": True})
 
 
+@pytest.fixture(scope="module")
+def stack():
+    """nginx in front of gunicorn, as scripts/serve.sh runs them; two workers only, so a handful of stuck
+    connections would stall a bare gunicorn. Modules that use it skip themselves when nginx is missing."""
+    from deploy.stack import ProductionStack
+    running = ProductionStack(workers=2).start()
+    yield running
+    running.close()
+
+
 @pytest.fixture
 def client(app):
     return app.test_client()

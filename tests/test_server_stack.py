@@ -23,14 +23,6 @@ pytestmark = pytest.mark.skipif(
     reason="the production stack needs nginx; scripts/test.sh installs it")
 
 
-@pytest.fixture(scope="module")
-def stack():
-    """Two workers only, so a handful of stuck connections would stall a bare gunicorn."""
-    running = ProductionStack(workers=2).start()
-    yield running
-    running.close()
-
-
 def exchange(stack, data, timeout=15):
     """Send raw bytes, return (status, headers dict with lower-case names, body) of the answer."""
     with socket.create_connection(("127.0.0.1", stack.port), timeout=timeout) as connection:

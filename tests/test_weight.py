@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from deploy.stack import ProductionStack, find_executable
+from deploy.stack import find_executable
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET = 60_000   # bytes transferred for a page and everything it loads
@@ -25,13 +25,6 @@ TEXT_TYPES = ("text/html", "text/css", "text/javascript", "application/javascrip
 pytestmark = pytest.mark.skipif(
     not find_executable("nginx"),
     reason="the production stack needs nginx; scripts/test.sh installs it")
-
-
-@pytest.fixture(scope="module")
-def stack():
-    running = ProductionStack(workers=2).start()
-    yield running
-    running.close()
 
 
 class Transfer:
