@@ -1,7 +1,8 @@
 """Measure the hostile requests of issue 6 against a baseline checkout, in process.
 
     .venv/bin/python bench/bench_limits.py                  # from the repository root; about 5 minutes
-    .venv/bin/python bench/bench_limits.py --no-baseline --repeat 3   # this checkout only; about a minute
+    .venv/bin/python bench/bench_limits.py --no-baseline --repeat 3   # this checkout only; a few minutes
+    .venv/bin/python bench/bench_limits.py --no-baseline --hostile    # the refusals only; about a minute
 
 Each request runs in a fresh child process that imports the app (from this
 checkout, or from the baseline commit unpacked with `git archive` into a
@@ -9,7 +10,10 @@ temporary directory), builds the request body, then calls the WSGI
 application with it as a server would and reads the whole answer. The child
 reports the status, the CPU seconds of the request (time.process_time), the
 growth of its peak resident memory (VmHWM, reset through /proc/self/clear_refs
-just before the request), the bytes of the answer and its error sentence.
+just before the request), how much of the body the app read, the bytes of the
+answer and its error sentence. The hostile cases are those of
+tests/test_limits.py, which checks their status, sentence and bytes read but
+never their time: the time is measured here.
 With --repeat, the run with the least CPU time is kept. A child is stopped
 after --timeout seconds of CPU (twice that of wall time) and when it asks for
 more than --memory GiB, so the baseline's worst requests end by themselves.
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from html import unescape
 from pathlib import Path
 from urllib.parse import urlencode
@@ -80,28 +85,54 @@ def json_body(problems, ks):
     return f'{{"problems":[{items}],"k":[{ks}]}}'.encode()
 
 
-class EndlessJson(io.RawIOBase):
-    """A body of `size` bytes, read in pieces: a JSON problems list that goes on past any limit."""
+class Endless(io.RawIOBase):
+    """A body of `size` bytes, read in pieces: `opening`, then `piece` again and again; never held whole."""
 
-    def __init__(self, size):
-        self.left, self.pending = size, b'{"problems":['
+    def __init__(self, size, opening, piece):
+        self.size, self.left, self.pending, self.piece = size, size, opening, piece
+
+    @property
+    def consumed(self):
+        return self.size - self.left
 
     def readable(self):
         return True
 
     def readinto(self, buffer):
-        if not self.pending:
-            self.pending = b'{"task_id":"problem","n":200,"c":57},' * 1000
+        self.pending = self.pending or self.piece
         data = self.pending[:min(len(buffer), self.left)]
         buffer[:len(data)] = data
         self.pending, self.left = self.pending[len(data):], self.left - len(data)
         return len(data)
 
 
+JSON_PROBLEMS = b'{"task_id":"problem","n":200,"c":57},' * 1000
+PASTED = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
+FILE = (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="r.txt"\r\n'
+        "Content-Type: text/plain\r\n\r\n").encode()
+
+
+def chunked(path, stream, content_type):
+    """A body sent chunked: no Content-Length; the server marks such a stream as terminated."""
+    return {"method": "POST", "path": path, "content_type": content_type, "chunked": stream}
+
+
+def declared(path, stream, content_type):
+    """An Endless body sent with its Content-Length."""
+    return {"method": "POST", "path": path, "content_type": content_type, "declared": stream}
+
+
 def chunked_json(size):
-    """A JSON body sent chunked: no Content-Length; the server marks such a stream as terminated."""
-    return {"method": "POST", "path": "/api/v1/benchmark", "content_type": "application/json",
-            "chunked": EndlessJson(size)}
+    return chunked("/api/v1/benchmark", Endless(size, b'{"problems":[', JSON_PROBLEMS), "application/json")
+
+
+def packed(text):
+    """A share link's or download form's packed counts (deflate, then URL-safe base64)."""
+    return base64.urlsafe_b64encode(zlib.compress(text)).decode()
+
+
+def urlencoded(path, fields):
+    return post(path, urlencode(fields).encode(), "application/x-www-form-urlencoded")
 
 
 def distinct_counts(problems):
@@ -174,6 +205,76 @@ CASES = {
         "GET /api/v1/pass-at-k?n=10&c=3&k=1&ks=1,…,1600", "400",
         lambda: {"method": "GET", "path": "/api/v1/pass-at-k",
                  "query_string": "n=10&c=3&k=1&ks=" + ",".join(map(str, range(1, 1601)))}),
+    # The other refusals of tests/test_limits.py (status, sentence and bytes read are tested there; time here).
+    "share-link-deflate-bomb": (
+        "GET /benchmark?z=… (64 MiB of commas, deflated to 64 KB)", "400",
+        lambda: {"method": "GET", "path": "/benchmark", "query_string": "z=" + packed(b"," * (64 * MiB))}),
+    "share-link-100k-then-10m": (
+        "GET /benchmark?counts=200:57*99999,10:1*9999999", "400",
+        lambda: {"method": "GET", "path": "/benchmark", "query_string": "counts=200:57*99999,10:1*9999999&k=1"}),
+    "ks-1600-share-link": (
+        "GET /benchmark?counts=10:3&k=1,…,1600", "400",
+        lambda: {"method": "GET", "path": "/benchmark",
+                 "query_string": "counts=10:3&k=" + ",".join(map(str, range(1, 1601)))}),
+    "download-packed-1m": (
+        "POST /benchmark/download, 1,000,000 counts rows packed (4.5 MB), k = 1", "400",
+        lambda: urlencoded("/benchmark/download", {"packed": packed(counts_csv(10**6)), "k": "1", "as": "csv"})),
+    "download-packed-100k-20ks": (
+        "POST /benchmark/download, 100,000 counts rows packed, 20 ks, as JSON", "400",
+        lambda: urlencoded("/benchmark/download", {"packed": packed(counts_csv(100_000)), "k": TWENTY_KS,
+                                                   "as": "json"})),
+    "blank-lines-64mib-page": (
+        "POST /benchmark, a multipart file of 32 MiB of CRLF blank lines", "400",
+        lambda: post_multipart("/benchmark", files=[("file", "blank.txt", b"\r\n" * (32 * MiB))])),
+    "problem-then-64mib-blank": (
+        "POST /api/v1/benchmark, a JSONL file of one problem then 64 MiB of blank lines", "400",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", "r.jsonl", b"10 3\n" + b"\n" * (64 * MiB))])),
+    "json-200k-problems": (
+        "POST /api/v1/benchmark, JSON body of 200,000 short problems (under 8 MiB)", "400",
+        lambda: post("/api/v1/benchmark", json.dumps({"problems": [{"task_id": i, "n": 1, "c": 1}
+                                                                   for i in range(200_000)]}).encode(),
+                     "application/json")),
+    "json-100k-20ks": (
+        "POST /api/v1/benchmark, JSON body of 100,000 problems, 20 ks (2,000,000 cells)", "400",
+        lambda: post("/api/v1/benchmark", json_body(100_000, TWENTY_KS), "application/json")),
+    "ks-1600-json": (
+        "POST /api/v1/benchmark, JSON body of one problem and 1,600 ks", "400",
+        lambda: post("/api/v1/benchmark", json.dumps({"problems": [{"task_id": "a", "n": 10, "c": 3}],
+                                                      "k": list(range(1, 1601))}).encode(), "application/json")),
+    "compare-api-50k-20ks": (
+        "POST /api/v1/compare, two files of 50,000 tasks, 20 ks", "400",
+        lambda: post_multipart("/api/v1/compare", fields=[("k", TWENTY_KS)],
+                               files=[("a", "a.csv", counts_csv(50_000)), ("b", "b.csv", counts_csv(50_000))])),
+    "paste-100001-problems": (
+        "POST /benchmark, 100,001 problems pasted in the text box (400 KB)", "400",
+        lambda: post_multipart("/benchmark", fields=[("text", "1 1\n" * 100_001), ("k", "1")])),
+    "form-1001-parts-api": (
+        "POST /api/v1/benchmark, a form of 1,001 fields", "413",
+        lambda: post_multipart("/api/v1/benchmark", fields=[("text", "10 3")] + [("x", "1")] * 1000)),
+    "declared-form-64mib": (
+        "POST /benchmark/download, Content-Length of a 64 MiB URL-encoded form", "413",
+        lambda: declared("/benchmark/download", Endless(64 * MiB, b"k=1&counts=", b"1+1%0A" * 1000),
+                         "application/x-www-form-urlencoded")),
+    "declared-upload-257mib": (
+        "POST /api/v1/benchmark, Content-Length of a 257 MiB multipart upload", "413",
+        lambda: declared("/api/v1/benchmark", Endless(257 * MiB, FILE, b"1 1\n" * 1000),
+                         f"multipart/form-data; boundary={BOUNDARY}")),
+    "paste-64mib": (
+        "POST /api/v1/benchmark, 64 MiB pasted in the text field (with its Content-Length)", "413",
+        lambda: declared("/api/v1/benchmark", Endless(64 * MiB, PASTED, b"1 1\n" * 1000),
+                         f"multipart/form-data; boundary={BOUNDARY}")),
+    "chunked-paste-64mib": (
+        "POST /api/v1/benchmark, chunked multipart of 64 MiB pasted in the text field", "413",
+        lambda: chunked("/api/v1/benchmark", Endless(64 * MiB, PASTED, b"1 1\n" * 1000),
+                        f"multipart/form-data; boundary={BOUNDARY}")),
+    "chunked-form-64mib": (
+        "POST /benchmark, chunked URL-encoded form of 64 MiB", "413",
+        lambda: chunked("/benchmark", Endless(64 * MiB, b"k=1&text=", b"1+1%0A" * 1000),
+                        "application/x-www-form-urlencoded")),
+    "chunked-upload-257mib": (
+        "POST /api/v1/benchmark, chunked multipart upload of 257 MiB (read to the 256 MiB limit)", "413",
+        lambda: chunked("/api/v1/benchmark", Endless(257 * MiB, FILE, b"1 1\n" * 1000),
+                        f"multipart/form-data; boundary={BOUNDARY}")),
     # What must still work, and the costliest input the limits let through.
     "page-100k": (
         "POST /benchmark, a CSV file of 100,000 problems, k = 1,10,100", "200",
@@ -232,6 +333,10 @@ CASES = {
 }
 
 
+# The requests that must be refused: every case but those wanted 200.
+HOSTILE = tuple(name for name, (_, wanted, _) in CASES.items() if wanted != "200")
+
+
 # --- one request, in a child process ---------------------------------------------
 
 
@@ -256,11 +361,16 @@ def run_one(name, tree):
     from app import create_app
     app = create_app()
     request = CASES[name][2]()
-    stream = request.pop("chunked", None)
+    stream, endless = request.pop("chunked", None), request.pop("declared", None)
     environ = EnvironBuilder(**request).get_environ()
     if stream:   # as a server passes a chunked body: no length, and a stream it ends itself
         environ.pop("CONTENT_LENGTH", None)
         environ.update({"wsgi.input": stream, "wsgi.input_terminated": True, "HTTP_TRANSFER_ENCODING": "chunked"})
+    elif endless:   # an Endless body behind its Content-Length (EnvironBuilder would seek in it)
+        environ.update({"wsgi.input": endless, "CONTENT_LENGTH": str(endless.size)})
+    if stream or endless:   # EnvironBuilder, given no body, puts its own multipart boundary in the type
+        environ["CONTENT_TYPE"] = request["content_type"]
+    body_stream = environ["wsgi.input"]
     answer = {}
 
     def start_response(status, headers, exc_info=None):
@@ -279,6 +389,7 @@ def run_one(name, tree):
         body.close()
     figures = {"status": answer["status"], "cpu": time.process_time() - started_cpu,
                "wall": time.perf_counter() - started, "growth_mb": (_status_kib("VmHWM") - resident) / 1024,
+               "read": body_stream.consumed if isinstance(body_stream, Endless) else body_stream.tell(),
                "bytes": size, "error": _error_sentence(answer["content_type"], head)}
     print(json.dumps(figures))
 
@@ -312,7 +423,8 @@ def baseline_tree(revision, directory):
 def show(figures):
     if "stopped" in figures:
         return f"stopped: {figures['stopped']}"
-    return (f"{figures['status']}  {figures['cpu']:6.2f} s CPU  {figures['growth_mb']:7.1f} MB  "
+    return (f"{figures['status']}  {figures['cpu']:6.2f} s CPU  {figures['wall']:6.2f} s wall  "
+            f"{figures['growth_mb']:7.1f} MB  {figures['read'] / 1e6:8.2f} MB read  "
             f"{figures['bytes'] / 1e6:8.2f} MB out")
 
 
@@ -321,6 +433,7 @@ def main(argv=None):
     parser.add_argument("--baseline", default=BASELINE, help="git revision to compare with (default %(default)s)")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     parser.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
+    parser.add_argument("--hostile", action="store_true", help="only the requests that must be refused")
     parser.add_argument("--timeout", type=int, default=60, help="CPU seconds allowed per request")
     parser.add_argument("--memory", type=int, default=8, help="GiB of address space allowed per request")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each request; the cheapest is kept")
@@ -331,7 +444,7 @@ def main(argv=None):
         return run_one(args.child, args.tree)
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.2f}")
-    cases = args.cases.split(",")
+    cases = [name for name in args.cases.split(",") if name in HOSTILE or not args.hostile]
     if "humaneval-79mb" in cases:
         humaneval_file()   # write it once, outside the measured children
     results = {}

@@ -1,15 +1,16 @@
 """The production stack (nginx in front of gunicorn, scripts/run.sh) as a hostile client meets it.
 
 Each test talks to a real stack on a loopback port over raw sockets or
-http.client. Time bounds are generous: they separate "answered" from "stalled
-until a worker was killed" (30 s and more), not fast from slow.
+http.client. No test times an answer: a stall shows as the wrong status (nginx's
+own timeouts answer 408 or close), as a worker timeout in the log, or at worst
+as a socket timeout of 60 s that only keeps the suite from hanging.
+bench/slow_clients.py measures latencies under attack.
 """
 
 import http.client
 import json
 import socket
 import threading
-import time
 
 import pytest
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.skipif(
     reason="the production stack needs nginx; scripts/test.sh installs it")
 
 
-def exchange(stack, data, timeout=15):
+def exchange(stack, data, timeout=60):
     """Send raw bytes, return (status, headers dict with lower-case names, body) of the answer."""
     with socket.create_connection(("127.0.0.1", stack.port), timeout=timeout) as connection:
         connection.sendall(data)
@@ -46,7 +47,7 @@ def _complete(answer):
     return bool(separator) and bool(length) and len(body) >= int(length[0])
 
 
-def get(stack, path, headers=None, timeout=15):
+def get(stack, path, headers=None, timeout=60):
     """(status, headers, body) of a GET through a fresh http.client connection."""
     connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=timeout)
     try:
@@ -89,9 +90,7 @@ HOSTILE_REQUESTS = [
 
 @pytest.mark.parametrize("request_bytes, status, as_json", HOSTILE_REQUESTS)
 def test_every_answer_has_the_headers_and_a_sentence(stack, request_bytes, status, as_json):
-    started = time.monotonic()
     answer_status, headers, body = exchange(stack, request_bytes)
-    assert time.monotonic() - started < 10
     assert answer_status == status
     assert headers["x-content-type-options"] == "nosniff"
     assert "default-src 'none'" in headers["content-security-policy"]
@@ -127,7 +126,7 @@ def test_nothing_the_client_sent_reaches_the_log(stack):
 
 
 def test_a_chunked_body_over_the_limit_is_refused_without_reading_it_all(stack):
-    connection = socket.create_connection(("127.0.0.1", stack.port), timeout=15)
+    connection = socket.create_connection(("127.0.0.1", stack.port), timeout=60)
     connection.sendall(b"POST /api/v1/benchmark HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                        b"Transfer-Encoding: chunked\r\n\r\n")
     chunk = b"%x\r\n%s\r\n" % (2**20, b" " * 2**20)
@@ -145,7 +144,7 @@ def test_a_chunked_body_over_the_limit_is_refused_without_reading_it_all(stack):
 
 
 def test_connections_are_kept_alive(stack):
-    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=15)
+    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=60)
     try:
         for path in ("/healthz", "/api/v1/pass-at-k?n=10&c=3&k=5", "/?n=10&c=3&k=5"):
             connection.request("GET", path)
@@ -180,7 +179,7 @@ class Attackers:
     def __enter__(self):
         for kind in ("idle", "headers", "body"):
             for _ in range(self.each):
-                connection = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+                connection = socket.create_connection(("127.0.0.1", self.port), timeout=60)
                 if kind == "headers":
                     connection.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
                 elif kind == "body":
@@ -209,13 +208,14 @@ class Attackers:
 
 
 def test_idle_and_dribbling_clients_do_not_stall_the_site(stack):
-    """30 stuck connections against 2 workers: a bare gunicorn would answer nobody for 30 s."""
+    """30 stuck connections against 2 workers: a bare gunicorn would answer nobody until its arbiter
+    killed a stuck worker (WORKER TIMEOUT after 30 s), and then the next stuck connection would take it."""
+    logged = len(stack.log())
     with Attackers(stack.port, each=10):
         for path in ("/?n=10&c=3&k=5", "/api/v1/pass-at-k?n=10&c=3&k=5", "/benchmark") * 3:
-            started = time.monotonic()
-            status, _, _ = get(stack, path, timeout=20)
+            status, _, _ = get(stack, path)
             assert status == 200
-            assert time.monotonic() - started < 5
+    assert "WORKER TIMEOUT" not in stack.log()[logged:]   # answered by the workers, not after freeing one
 
 
 def test_a_graceful_stop_finishes_the_requests_under_way():

@@ -29,17 +29,32 @@ class PartCounter:
 
 
 class FormParser(FormDataParser):
-    """Werkzeug's form parser, whose 413 names the limit passed: a field's size or the number of fields."""
+    """Werkzeug's form parser, whose 413 names the limit passed (a field's size or the number of fields), and
+    which closes the spooled files of a body it could not finish (Werkzeug leaves them to the garbage collector)."""
 
     def _parse_multipart(self, stream, mimetype, content_length, options):
         counter = PartCounter(stream, options.get("boundary", "").encode("ascii"))
+        spooled, make_file = [], self.stream_factory
+
+        def spool(**part):
+            spooled.append(make_file(**part))
+            return spooled[-1]
+
+        self.stream_factory, parsed = spool, False
         try:
-            return super()._parse_multipart(counter, mimetype, content_length, options)
+            result = super()._parse_multipart(counter, mimetype, content_length, options)
+            parsed = True
+            return result
         except RequestEntityTooLarge:
             if counter.over_size:
                 raise
             too_many = self.max_form_parts is not None and counter.parts > self.max_form_parts
             raise RequestEntityTooLarge(limits.too_many_fields() if too_many else limits.field_too_large()) from None
+        finally:
+            self.stream_factory = make_file
+            if not parsed:   # a body refused part-way: no request holds its files to close them, so close them here
+                for file in spooled:
+                    file.close()
 
 
 class LimitedRequest(Request):
