@@ -42,7 +42,10 @@ _digest() {
 }
 
 # Install Debian's package NAME with apt-get when this is root on a Debian-like
-# machine; say why not otherwise. apt's lists are refreshed once per run.
+# machine; say why not otherwise. apt's lists are refreshed once per run. When
+# another apt-get or dpkg holds apt's locks (unattended-upgrades, a second
+# checkout's setup), wait for them for up to APT_LOCK_WAIT seconds rather than fail.
+APT_LOCK_WAIT=300
 apt_install() {
     local name=$1
     if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
@@ -51,10 +54,31 @@ apt_install() {
     fi
     echo "Installing Debian's $name package." >&2
     if [[ -z "${PASSK_APT_UPDATED:-}" ]]; then
-        DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || return 1
+        _apt_update || return 1
         PASSK_APT_UPDATED=1
     fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$name" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$APT_LOCK_WAIT \
+        install -y -qq --no-install-recommends "$name" >&2
+}
+
+# apt-get update. DPkg::Lock::Timeout makes apt-get wait for the dpkg lock, but
+# update takes the package lists' lock, which apt-get (2.6) does not wait for:
+# while another process holds that one, try again every 5 s.
+_apt_update() {
+    local said waited=0
+    while ! said=$(LC_ALL=C DEBIAN_FRONTEND=noninteractive \
+                   apt-get -o DPkg::Lock::Timeout=$APT_LOCK_WAIT update -qq 2>&1); do
+        if [[ $said != *"Could not get lock"* ]] || (( waited >= APT_LOCK_WAIT )); then
+            echo "$said" >&2
+            return 1
+        fi
+        if (( waited == 0 )); then
+            echo "Waiting up to $APT_LOCK_WAIT s for another apt-get to release apt's package lists." >&2
+        fi
+        sleep 5
+        waited=$((waited + 5))
+    done
+    if [[ -n $said ]]; then echo "$said" >&2; fi
 }
 
 # nginx fronts gunicorn (deploy/nginx.conf). Exports PASSK_NGINX, the executable
