@@ -11,14 +11,19 @@ import threading
 from urllib.parse import urlsplit
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from app import create_app
 
 # Speed is measured in bench/, never asserted: no per-example deadline, which a busy machine
-# (CI running beside other work) would miss and Hypothesis would then report as a flaky test.
-settings.register_profile("passk", deadline=None)
+# (CI running beside other work) would miss and Hypothesis would then report as a flaky test,
+# and no too_slow health check, which fails a test whose inputs took 30 s to generate.
+# The example database stays on (.hypothesis/, ignored by git): a failure found replays until fixed.
+# Under CI the parent is Hypothesis's own "ci" profile: derandomized, so every run tries the same
+# examples (and keeps no database). A test's own suppress_health_check replaces this one, so such
+# tests name too_slow as well.
+settings.register_profile("passk", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("passk")
 
 # As root on a machine with no network but package registries: no sandbox

@@ -223,7 +223,7 @@ def test_every_edge_of_every_n_renders(client, n):
                 assert response.status_code == 200, (path, n, c, k)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(["n", "c", "k", "ks"]), st.text(max_size=30), max_size=4))
 def test_no_query_string_is_a_server_error(app, query):
     client = app.test_client()
@@ -328,7 +328,7 @@ _JSON_VALUES = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=_JSON_VALUES)
 def test_no_json_body_for_one_problem_is_a_server_error(app, body):
     response = app.test_client().post("/api/v1/pass-at-k", json=body)

@@ -193,7 +193,7 @@ def test_download_address_says_it_takes_post(client):
     assert response.status_code == 405 and "answers POST requests, not GET" in response.get_data(as_text=True)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(text=st.text(max_size=200), k=st.text(max_size=12), fmt=st.sampled_from(["", "text", "csv", "json", "humaneval"]))
 def test_no_pasted_input_is_a_server_error(app, text, k, fmt):
     client = app.test_client()
@@ -203,7 +203,7 @@ def test_no_pasted_input_is_a_server_error(app, text, k, fmt):
     assert api.status_code in (200, 400)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(counts=st.text(max_size=60), z=st.one_of(st.none(), st.text(max_size=40)))
 def test_no_share_link_is_a_server_error(app, counts, z):
     query = {"counts": counts} if z is None else {"z": z}
@@ -245,7 +245,7 @@ JSON_BODIES = st.recursive(
     _json_containers, max_leaves=25)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=JSON_BODIES)
 def test_no_json_body_is_a_server_error(app, body):
     response = app.test_client().post("/api/v1/benchmark", data=json.dumps(body), content_type="application/json")

@@ -267,7 +267,7 @@ RUN_TEXTS = st.one_of(st.text(max_size=80), st.sampled_from([WEAK, STRONG, WEAKE
 FIELD_TEXTS = st.one_of(st.text(max_size=12), st.sampled_from(["1", "0.001", "1e-300", "1e308", "nan", "-2", "100"]))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(texts=st.lists(RUN_TEXTS, min_size=2, max_size=3), names=st.lists(st.text(max_size=20), max_size=3),
        k=st.sampled_from(["1", "1, 10", "", "0", "x"]), difference=FIELD_TEXTS, tokens=FIELD_TEXTS, price=FIELD_TEXTS)
 def test_no_compare_input_is_a_server_error(app, texts, names, k, difference, tokens, price):
