@@ -28,7 +28,8 @@ import numpy as np
 
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
-from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile, t_two_sided_p, wilson_interval
+from passk.stats import (EXACT_MAX_PROBLEMS, sign_flip_interval, sign_flip_p, t_quantile, t_two_sided_p,
+                         wilson_interval)
 
 DEFAULT_KS = (1, 10, 100)
 MAX_KS = 20           # k values per request
@@ -454,7 +455,7 @@ class KComparison:
     ci95: tuple[float, float] | None
     p_value: float | None
     reason: str | None
-    test: str | None = None   # how the p-value was found: "sign-flip" (exact, P <= 20) or "t"
+    test: str | None = None   # how the p-value and interval were found: "sign-flip" (exact, P <= 20) or "t"
 
     def to_json(self):
         return {"k": self.k, "a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
@@ -563,9 +564,13 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
         p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences) if exact else math.ldexp(2.0, -count)
         return KComparison(k, a, b, difference, 0.0, None, p_value, _notes(NO_SPREAD, _too_few(count)), "sign-flip")
     se = sd / math.sqrt(count)
-    p_value = sign_flip_p(differences) if exact else t_two_sided_p(difference / se, count - 1)
+    # Up to 20 problems the interval is the exact test's inversion, so it holds 0 exactly when p >= 0.05;
+    # with 5 or fewer it is all of [-1, 1], as no difference can reach p < 0.05.
+    if exact:
+        return KComparison(k, a, b, difference, se, sign_flip_interval(differences, CONFIDENCE, low=-1.0, high=1.0),
+                           sign_flip_p(differences), _too_few(count), "sign-flip")
     return KComparison(k, a, b, difference, se, _interval(difference, se, count - 1, low=-1.0, high=1.0),
-                       p_value, _too_few(count), "sign-flip" if exact else "t")
+                       t_two_sided_p(difference / se, count - 1), _too_few(count), "t")
 
 
 NO_SPREAD = ("No spread between problems: every paired problem differs by the same amount, so there is no "

@@ -403,8 +403,9 @@ def test_compare_difference_se_interval_and_p_value_on_a_worked_example():
     # Three problems: the exact sign-flip test, not t. |±0.2 ± 0 ± 0.1| is 0.3 for 4 of the 8 sign patterns.
     assert (one.p_value, one.test) == (0.5, "sign-flip")
     assert one.reason.startswith("Too few problems for any conclusion: with 3 paired problems")
-    half_width = 4.302652729749464 * 0.1 / math.sqrt(3)  # t(2, 0.975) = 4.302652729749464
-    assert one.ci95 == pytest.approx((0.1 - half_width, 0.1 + half_width), rel=1e-13)
+    # The interval inverts the same test: with three problems no shift delta of the differences reaches
+    # p < 0.05 (the observed signs and their mirror alone give 2/8), so it is all of [-1, 1].
+    assert one.ci95 == (-1.0, 1.0)
     # k = 5: differences 11/12 - 1/2, 0, 1/2 - 0; y (n = 3) is unpaired so does not make k = 5 undefined.
     differences = [float(Fraction(5, 12)), 0.0, 0.5]
     se = statistics.stdev(differences) / math.sqrt(3)
@@ -425,7 +426,7 @@ def paired_runs(draw):
 
 @settings(max_examples=100, deadline=None)
 @given(paired_runs())
-def test_compare_matches_a_plain_paired_t_test(runs):
+def test_compare_matches_a_plain_paired_t_test_or_the_exact_sign_flip_test(runs):
     run_a, run_b, k = runs
     row = compare(run_a, run_b, ks=[k]).results[0]
     differences = [float(exact_pass_at_k(a.n, a.c, k) - exact_pass_at_k(b.n, b.c, k))
@@ -438,10 +439,13 @@ def test_compare_matches_a_plain_paired_t_test(runs):
         assert row.se == 0.0 and row.ci95 is None and row.reason.startswith("No spread between problems")
         assert row.p_value == (1.0 if mean == 0 else 2 / 2**count)
         return
-    if count <= EXACT_MAX_PROBLEMS:
-        assert (row.p_value, row.test) == (brute_force_sign_flip_p(exact), "sign-flip")
     se = statistics.stdev(differences) / math.sqrt(count)
     assert row.se == pytest.approx(se, rel=1e-9, abs=1e-15)
+    if count <= EXACT_MAX_PROBLEMS:
+        assert (row.p_value, row.test) == (brute_force_sign_flip_p(exact), "sign-flip")
+        # the same subset means, but of the rounded differences
+        assert row.ci95 == pytest.approx(brute_force_sign_flip_interval(exact), rel=0, abs=1e-14)
+        return
     half_width = t_quantile(0.975, count - 1) * se
     assert row.ci95 == pytest.approx((max(-1.0, mean - half_width), min(1.0, mean + half_width)),
                                      rel=1e-9, abs=1e-14)
@@ -455,6 +459,37 @@ def brute_force_sign_flip_p(differences):
     patterns = list(itertools.product((1, -1), repeat=len(differences)))
     hits = sum(abs(sum(sign * d for sign, d in zip(signs, differences))) >= observed for signs in patterns)
     return hits / len(patterns)
+
+
+def brute_force_sign_flip_interval(differences):
+    """The sign-flip test's 95% interval by trying every shift delta where its p-value can change.
+
+    The p-value of d - delta changes only where the sum of d - delta over some set of problems crosses 0, at
+    a subset mean, so the interval runs from the least to the greatest subset mean delta whose brute-force
+    p-value (the share of the 2^P sign patterns of d - delta with |sum| >= |observed|) is 0.05 or more; it
+    is [-1, 1] when even 2 / 2^P reaches 0.05, as then no delta is rejected. Exact: the differences are
+    scaled to whole numbers over a denominator that every subset mean divides.
+    """
+    count = len(differences)
+    if Fraction(2, 2**count) >= Fraction(1, 20):
+        return -1.0, 1.0
+    scale = math.lcm(*(Fraction(d).denominator for d in differences)) * math.lcm(*range(1, count + 1))
+    values = [int(d * scale) for d in differences]
+    subsets = [(0, 0)]   # (sum, size) of every subset
+    for value in values:
+        subsets += [(total + value, size + 1) for total, size in subsets]
+    means = sorted({total // size for total, size in subsets if size})
+
+    def kept(delta):
+        shifted = [value - delta for value in values]
+        observed = sum(shifted)
+        flipped = [0]   # the sum over the problems a pattern flips: the pattern's sum is observed - 2 flipped
+        for value in shifted:
+            flipped += [total + value for total in flipped]
+        return 20 * sum(abs(observed - 2 * total) >= abs(observed) for total in flipped) >= 2**count
+
+    inside = [delta for delta in means if kept(delta)]
+    return float(Fraction(inside[0], scale)), float(Fraction(inside[-1], scale))
 
 
 def test_identical_runs_differ_by_zero_with_p_value_1():
