@@ -19,6 +19,7 @@ Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
 import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from itertools import filterfalse
 from numbers import Integral
@@ -28,16 +29,15 @@ import numpy as np
 
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
-from passk.stats import (EXACT_MAX_PROBLEMS, sign_flip_interval, sign_flip_p, t_quantile, t_two_sided_p,
-                         wilson_interval)
+from passk.intervals import PairedDifference, fixed_interval, population_interval
+from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_interval, sign_flip_p
+from passk.variance import expected_variance, fit_prior
 
 DEFAULT_KS = (1, 10, 100)
 MAX_KS = 20           # k values per request
 IDS_NAMED = 5         # task ids a message names before "and N more"
 CONFIDENCE = 0.95
 ACCURACY = 1e-13      # relative accuracy of each pass@k value (the spec's bound)
-VARIANCE_TERMS = 128  # V_i is summed term by term up to this min(c, k), above it by Stirling;
-                      # each term costs about 6 ns per distinct (n, c) and k, so this bounds a request's cost
 _CHUNK = 1 << 16      # distinct (n, c) pairs per vectorised step, to bound memory
 
 
@@ -51,14 +51,21 @@ class KResult:
     se_fixed: float | None
     reason: str | None
     pass_hat: "KResult | None" = None   # the same row for pass^k (all k samples pass), when computed
+    ci95_fixed: tuple[float, float] | None = None   # the 95% interval on these very problems (from se_fixed)
+    coverage_note: str | None = None    # where the 95% interval is known not to cover 93-97% of the time
 
     def to_json(self):
         hat = self.pass_hat or KResult(self.k, None, None, None, None, None)
         return {"k": self.k, "pass_at_k": self.pass_at_k, "se": self.se,
-                "ci95": list(self.ci95) if self.ci95 else None,
-                "se_fixed": self.se_fixed, "reason": self.reason,
-                "pass_hat_k": hat.pass_at_k, "pass_hat_k_se": hat.se,
-                "pass_hat_k_ci95": list(hat.ci95) if hat.ci95 else None, "pass_hat_k_se_fixed": hat.se_fixed}
+                "ci95": _pair(self.ci95), "se_fixed": self.se_fixed, "ci95_fixed": _pair(self.ci95_fixed),
+                "coverage_note": self.coverage_note, "reason": self.reason,
+                "pass_hat_k": hat.pass_at_k, "pass_hat_k_se": hat.se, "pass_hat_k_ci95": _pair(hat.ci95),
+                "pass_hat_k_se_fixed": hat.se_fixed, "pass_hat_k_ci95_fixed": _pair(hat.ci95_fixed)}
+
+
+def _pair(interval):
+    """An interval as a JSON list (None stays None)."""
+    return list(interval) if interval else None
 
 
 @dataclass
@@ -121,14 +128,17 @@ def summarize(problems, ks=DEFAULT_KS, warnings=()):
     pairs = _DistinctPairs.of(samples, correct)
     # pass^k is pass@k's miss chance with passes and failures swapped: C(c, k)/C(n, k).
     swapped = _DistinctPairs(pairs.samples, pairs.samples - pairs.correct, pairs.weights, pairs.where)
+    prior = fit_prior(samples, correct)   # the pass rates' spread, for the fixed-benchmark noise
+    rates = _rates(pairs)                 # pass@1 = pass^1 = c/n, summed exactly
     results, per_problem, per_problem_hat = [], {}, {}
     for k in ks:
         pair_values = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)
         hat_values = _pass_hat_k_where_defined(pairs.samples, pairs.correct, k)
         per_problem[k], per_problem_hat[k] = pair_values[pairs.where], hat_values[pairs.where]
-        result = _k_result(problems, samples, pairs, pair_values, k)
+        fractions = rates if k == 1 else None
+        result = _k_result(problems, samples, pairs, pair_values, k, prior, fractions)
         if result.pass_at_k is not None:
-            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k)
+            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k, prior[::-1], fractions)
         results.append(result)
     broken = int(np.count_nonzero(correct == 0))
     flaky = int(np.count_nonzero((correct > 0) & (correct < samples)))
@@ -163,27 +173,51 @@ def retries(results, pass_at_1, flaky, broken):
     return {"pass_at_1": pass_at_1, "gains": gains, "from_flaky": flaky, "broken": broken, "sentence": sentence}
 
 
-def _k_result(problems, samples, pairs, pair_values, k):
-    """The results row for k: undefined unless every n_i >= k."""
+def _k_result(problems, samples, pairs, pair_values, k, prior, fractions=None):
+    """The results row for k: undefined unless every n_i >= k (prior: the pass-rate prior, for the fixed SE;
+    fractions: each distinct pair's value as an exact Fraction, when known)."""
     short = np.flatnonzero(samples < k)
     if short.size:
         return KResult(k, None, None, None, None,
                        f"pass@{k} is undefined: {_how_many_have(short, problems)} fewer than {k:,} "
                        f"samples ({_named(short, problems)}), and every problem needs n ≥ {k:,}.")
-    mean, se, ci95 = _mean_se_interval(pairs, pair_values, len(problems))
-    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k)
-    return KResult(k, mean, se, ci95, se_fixed, reason)
+    mean, se, ci95 = _mean_se_interval(pairs, pair_values, len(problems), fractions)
+    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k, prior)
+    ci95_fixed = None if se_fixed is None else fixed_interval(min(1.0, max(0.0, mean)), se_fixed, samples.sum() / k)
+    return KResult(k, mean, se, ci95, se_fixed, reason, ci95_fixed=ci95_fixed)
 
 
-def _mean_se_interval(pairs, pair_values, count):
-    """The mean over the count problems, s / sqrt(P) and the 95% Wilson interval (None, None below two problems)."""
-    mean = float(np.sum(pairs.weights * pair_values) / count)
+def _mean_se_interval(pairs, pair_values, count, fractions=None):
+    """The mean over the count problems, s / sqrt(P) and the 95% interval (None, None below two problems).
+
+    The mean is the correctly rounded sum of the values over P (math.fsum), or
+    the exact one when the values are given as fractions too (pass@1 = c/n):
+    183/400 prints as 0.4575.
+    """
+    mean = _mean(pairs, pair_values, count, fractions)
     se = ci95 = None
     if count >= 2:
         variance = np.sum(pairs.weights * (pair_values - mean) ** 2) / (count - 1)
         se = float(np.sqrt(variance / count))
-        ci95 = wilson_interval(min(1.0, max(0.0, mean)), se, count)
+        ci95 = population_interval(min(1.0, max(0.0, mean)), se, count)
     return mean, se, ci95
+
+
+EXACT_MEAN_PAIRS = 10_000   # distinct (n, c) whose c/n are summed as fractions, at most
+
+
+def _mean(pairs, pair_values, count, fractions=None):
+    """sum_i value_i / count: exact from the fractions when given, else correctly rounded (math.fsum)."""
+    if fractions is not None:
+        return float(sum(map(Fraction.__mul__, fractions, pairs.weights.tolist())) / count)
+    return math.fsum(np.repeat(pair_values, pairs.weights)) / count
+
+
+def _rates(pairs):
+    """Each distinct pair's c/n as a Fraction (None when there are too many pairs for that to be cheap)."""
+    if pairs.samples.size > EXACT_MEAN_PAIRS:
+        return None
+    return list(map(Fraction, pairs.correct.tolist(), pairs.samples.tolist()))
 
 
 @dataclass
@@ -214,80 +248,14 @@ def curve_over_k(problems, ks):
     return curve
 
 
-def _fixed_benchmark_se(problems, samples, pairs, k):
-    """(sqrt(sum V_i) / P, None), or (None, why) when some n_i < 2k."""
+def _fixed_benchmark_se(problems, samples, pairs, k, prior):
+    """(sqrt(sum_i E[V_i]) / P, None) from passk.variance's model, or (None, why) when some n_i < 2k."""
     short = np.flatnonzero(samples < 2 * k)
     if short.size:
         return None, (f"The fixed-benchmark SE for k = {k:,} needs n ≥ {2 * k:,}: "
                       f"{_how_many_have(short, problems)} fewer samples ({_named(short, problems)}).")
-    pair_variances = _in_chunks(estimate_variance, pairs.samples, pairs.correct, k)
-    return float(np.sqrt(np.sum(pairs.weights * pair_variances)) / len(problems)), None
-
-
-def estimate_variance(num_samples, num_correct, k):
-    """V = A(k)^2 - A(2k) per problem, A(j) = C(n-c, j)/C(n, j): unbiased for Var(pass@k estimate).
-
-    Needs every n >= 2k. Written as A(k)^2 (1 - A(2k)/A(k)^2) so that nothing
-    cancels; see _log_variance_ratio.
-    """
-    n, c = (np.asarray(v, dtype=float) for v in (num_samples, num_correct))
-    variances = np.zeros(n.shape)
-    # c = 0: both A are 1 and V = 0. n - c < k: both A are 0 and V = 0.
-    live = (c > 0) & (n - c >= k)
-    n, c = n[live], c[live]
-    log_a_k = log_complement(n, c, k)
-    log_ratio = np.full(n.shape, -np.inf)           # A(2k) = 0 when n - c < 2k: V = A(k)^2
-    both = n - c >= 2 * k
-    log_ratio[both] = _log_variance_ratio(n[both], c[both], k)
-    # The ratio is <= 1 exactly; clip any rounding above it so V >= 0.
-    variances[live] = np.exp(2 * log_a_k) * -np.expm1(np.minimum(log_ratio, 0.0))
-    return variances
-
-
-def _log_variance_ratio(n, c, k):
-    """log(A(2k) / A(k)^2) for float arrays with 1 <= c and 2k <= n - c.
-
-    With m = min(c, k), s = max(c, k) the ratio is the product over j < m of
-    (n-k-s-j)(n-j) / ((n-k-j)(n-s-j)) = 1 - k s / ((n-k-j)(n-s-j)), summed as
-    logs term by term for m <= VARIANCE_TERMS. Longer products take the
-    difference of Stirling-series logs, which cancels down to about
-    1e-16 n / k relative accuracy (measured: 4e-12 at n = 10^6, 3e-9 at
-    10^9, 7e-6 at 10^12): plenty for an error bar, and O(1) per problem.
-    """
-    result = np.empty(n.shape)
-    short = np.minimum(c, k) <= VARIANCE_TERMS
-    if short.any():
-        result[short] = _log_variance_ratio_by_terms(n[short], c[short], k)
-    if (~short).any():
-        long_n, long_c = n[~short], c[~short]
-        result[~short] = log_complement(long_n, long_c, 2 * k) - 2 * log_complement(long_n, long_c, k)
-    return result
-
-
-def _log_variance_ratio_by_terms(n, c, k):
-    """log(A(2k) / A(k)^2) as a sum of min(c, k) log terms, one vectorised step per term."""
-    m, s = np.minimum(c, k), np.maximum(c, k)
-    order = np.argsort(m, kind="stable")        # rows still summing at step j are then a suffix
-    n, m, s = n[order], m[order], s[order]
-    total = np.zeros(n.shape)
-    for j in range(int(m[-1])):
-        rows = slice(np.searchsorted(m, j, side="right"), None)
-        shifted_k, shifted_s = n[rows] - k - j, n[rows] - s[rows] - j   # exact in float below 2**53
-        denominator = shifted_k * shifted_s
-        ratio = (shifted_s - k) * (n[rows] - j) / denominator            # in (0, 1]
-        # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term.
-        terms = np.log1p(-k * s[rows] / denominator)
-        np.log(ratio, out=terms, where=ratio < 0.5)
-        total[rows] += terms
-    result = np.empty(n.shape)
-    result[order] = total
-    return result
-
-
-def _interval(mean, se, df, low, high):
-    """mean ± t(df, 0.975) se, clipped to [low, high]."""
-    half_width = t_quantile(0.5 + CONFIDENCE / 2, df) * se
-    return max(low, mean - half_width), min(high, mean + half_width)
+    pair_variances = expected_variance(pairs.samples, pairs.correct, k, prior)
+    return math.sqrt(math.fsum(pairs.weights * pair_variances)) / len(problems), None
 
 
 def _misuse_warnings(samples):
@@ -455,7 +423,8 @@ class KComparison:
     ci95: tuple[float, float] | None
     p_value: float | None
     reason: str | None
-    test: str | None = None   # how the p-value and interval were found: "sign-flip" (exact, P <= 20) or "t"
+    test: str | None = None   # how the p-value and interval were found: "sign-flip" (exact, P <= 20) or
+                              # "mover" (the trinomial interval of passk.intervals, and the p-value it inverts to)
 
     def to_json(self):
         return {"k": self.k, "a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
@@ -550,27 +519,27 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
                            f"{k:,} samples in run A or B ({_named(short, problems)}).")
     differences = values_a - values_b
     count = differences.size
-    a, b, difference = (float(np.mean(values)) for values in (values_a, values_b, differences))
+    a, b, difference = (math.fsum(values) / count for values in (values_a, values_b, differences))
     if count < 2:
         return KComparison(k, a, b, difference, None, None, None,
                            "Only one problem is paired: the SE, interval and p-value need at least two.")
     sd = float(np.std(differences, ddof=1))
-    exact = count <= EXACT_MAX_PROBLEMS
+    if count > EXACT_MAX_PROBLEMS:   # the trinomial interval (passk.intervals), and its p-value
+        paired = PairedDifference(difference, math.fsum(np.abs(differences)) / count, sd, count)
+        return KComparison(k, a, b, difference, sd / math.sqrt(count), paired.interval(), paired.p_value(),
+                           None, "mover")
     # Differences that agree within the values' own accuracy are equal: 0.4 - 0.3 and 0.6 - 0.5
-    # differ in the last bit. With no spread the t interval says nothing, and the p-value is the
-    # sign-flip test's: 1 for no difference, else 2 / 2^P (only the observed signs and their mirror).
+    # differ in the last bit. With no spread the exact test has no interval to invert, and its
+    # p-value is 1 for no difference, else 2 / 2^P (only the observed signs and their mirror).
     noise = ACCURACY * max(float(np.max(values_a)), float(np.max(values_b)))
     if sd <= noise:
-        p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences) if exact else math.ldexp(2.0, -count)
+        p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences)
         return KComparison(k, a, b, difference, 0.0, None, p_value, _notes(NO_SPREAD, _too_few(count)), "sign-flip")
-    se = sd / math.sqrt(count)
     # Up to 20 problems the interval is the exact test's inversion, so it holds 0 exactly when p >= 0.05;
     # with 5 or fewer it is all of [-1, 1], as no difference can reach p < 0.05.
-    if exact:
-        return KComparison(k, a, b, difference, se, sign_flip_interval(differences, CONFIDENCE, low=-1.0, high=1.0),
-                           sign_flip_p(differences), _too_few(count), "sign-flip")
-    return KComparison(k, a, b, difference, se, _interval(difference, se, count - 1, low=-1.0, high=1.0),
-                       t_two_sided_p(difference / se, count - 1), _too_few(count), "t")
+    return KComparison(k, a, b, difference, sd / math.sqrt(count),
+                       sign_flip_interval(differences, CONFIDENCE, low=-1.0, high=1.0),
+                       sign_flip_p(differences), _too_few(count), "sign-flip")
 
 
 NO_SPREAD = ("No spread between problems: every paired problem differs by the same amount, so there is no "

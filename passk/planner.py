@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.stats import norm
 
-from passk.benchmark import CONFIDENCE, compare, estimate_variance
+from passk.benchmark import CONFIDENCE, compare
+from passk.variance import estimate_variance
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k
 from passk.stats import t_quantile, wilson_interval
 

@@ -11,7 +11,8 @@ import mpmath
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from passk.benchmark import (DEFAULT_KS, compare, estimate_variance, parse_ks, summarize)
+from passk.benchmark import (DEFAULT_KS, compare, parse_ks, summarize)
+from passk.variance import estimate_variance
 from passk.formats import Problem
 from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_p, t_quantile
 

@@ -7,7 +7,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from passk.benchmark import compare, estimate_variance, summarize
+from passk.benchmark import compare, summarize
+from passk.variance import estimate_variance
 from passk.estimator import MAX_N, estimate_pass_at_k
 from passk.formats import Problem
 from passk.planner import (Z_95, Z_POWER, comparison_options, comparison_plan, detectable_difference,

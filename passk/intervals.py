@@ -1,0 +1,184 @@
+"""The 95% intervals behind every error bar: one binomial interval, read at an effective number of trials.
+
+A mean of P values in [0, 1] with standard error SE carries as much information
+as a proportion seen in n* = mean (1 - mean) / SE^2 pass/fail trials (for 0/1
+values n* is P - 1; values between 0 and 1 with little spread give more). Each
+interval below is the mid-p binomial interval at n* trials with mean * n* of
+them passing (Lancaster 1961; recommended for coverage near the nominal level
+by Agresti and Gottard 2007, Statistical Science 22:2, and Brown, Cai and
+DasGupta 2001, Statistical Science 16:101), with trials and passes allowed to
+be any non-negative numbers through the incomplete beta function. Near 0 and 1
+it leans away from the boundary as the Poisson tail does, which the Wilson
+interval does not (its coverage dips to 85% one or two outcomes from the
+boundary); it is continuous in the data.
+
+- population_interval: problems as a sample of problems like these. n* is
+  scaled by (z / t_{P-1})^2 for the few degrees of freedom of the SE (Korn and
+  Graubard 1998, Survey Methodology 24:193). It never claims more than a
+  boundary cap allows: with less than about a quarter of a problem's worth of
+  distance between the mean and 0 or 1 (P min(mean, 1 - mean)), an unseen
+  problem at the other end could move the mean more than the spread of the ones
+  seen suggests, so n* falls smoothly to P, as if the problems were pass/fail.
+  That keeps [1, 1 - 1e-16] and [1, 1] apart by nothing but 1e-16.
+- fixed_interval: these very problems, with the sampling noise of their
+  estimates only (passk.variance's SE); the trials are the disjoint k-sample
+  draws sum_i n_i / k, the same cap applies to them, and no t scaling (the
+  variance comes from a model, not from a spread of P values).
+- paired_interval: a paired difference of two runs, d_i in [-1, 1], as two
+  proportions of one trinomial: q+ = (mean |d| + mean d) / 2 and
+  q- = (mean |d| - mean d) / 2 at n* = (mean |d| - mean d^2) / SE^2 trials,
+  combined by the method of variance estimates recovery (MOVER: Zou and Donner
+  2008, Computational Statistics & Data Analysis 52:5; Newcombe 1998,
+  Statistics in Medicine 17:2635) with the trinomial's correlation. When few
+  problems differ between the runs it stays as wide as their number warrants
+  (all d_i = 0 give about +-3.7/P, the rule of three), where mean +- t SE gives
+  nothing or a point. Its p-value is the level at which the interval touches 0,
+  so the two never disagree.
+"""
+
+import math
+
+from scipy.optimize import brentq
+from scipy.special import betainc
+
+from passk.stats import t_quantile
+
+CONFIDENCE = 0.95
+BOUNDARY_PROBLEMS = 0.25   # the cap's scale: problems' worth of distance from 0 or 1 (see the module docstring)
+_Z = t_quantile(0.5 + CONFIDENCE / 2, math.inf)
+_TINY = 2.0**-1022   # the smallest normal double
+
+
+def midp_interval(passes, trials, confidence=CONFIDENCE):
+    """The mid-p interval for a proportion with passes of trials (both real numbers, 0 <= passes <= trials).
+
+    The lower end L solves P(X > x) + P(X = x) / 2 = alpha / 2 for X binomial
+    (trials, L), written with the regularized incomplete beta function so that
+    x and the trials need not be whole; the upper end mirrors it.
+
+    >>> [round(end, 4) for end in midp_interval(3, 10)]
+    [0.0809, 0.6469]
+    """
+    return _midp_ends(passes, trials, (1 - confidence) / 2)
+
+
+def _midp_ends(passes, trials, tail):
+    """midp_interval at one-sided level tail (given as such, so that levels below 1e-16 keep their digits)."""
+    if not (0 <= passes <= trials and trials > 0):
+        raise ValueError(f"the mid-p interval needs 0 <= passes <= trials and trials > 0; "
+                         f"got {passes!r} of {trials!r}.")
+    return _midp_lower(passes, trials, tail), 1.0 - _midp_lower(trials - passes, trials, tail)
+
+
+def _midp_lower(passes, trials, tail):
+    """The mid-p lower end for passes of trials at one-sided level tail (0 when nothing passed)."""
+    if passes <= 0:
+        return 0.0
+    fails = trials - passes
+
+    def excess(rate):   # P(X >= x) and P(X >= x + 1) at this rate, averaged, minus the tail
+        beyond = betainc(passes + 1, fails, rate) if fails > 0 else 0.0
+        return 0.5 * (betainc(passes, fails + 1, rate) + beyond) - tail
+
+    # Solved for log(rate), where the tail is smooth however small the end (a few hundredths of a
+    # trial put it near 1e-250); an end below the smallest normal double is 0.
+    if excess(_TINY) >= 0:
+        return 0.0
+    if excess(1.0) <= 0:   # rounding at the top: the whole interval sits at 1
+        return 1.0
+    return math.exp(brentq(lambda log_rate: excess(math.exp(log_rate)), math.log(_TINY), 0.0,
+                           xtol=1e-15, rtol=4 * 2.0**-52, maxiter=500))
+
+
+def capped_trials(mean, se, units):
+    """mean (1 - mean) / SE^2, at most units (1 + (units min(mean, 1 - mean) / BOUNDARY_PROBLEMS)^2): see above.
+
+    units is the number of independent units (problems, or k-sample draws); a
+    mean of exactly 0 or 1 gives units, as pass/fail units would.
+    """
+    cap = units * (1 + (units * min(mean, 1 - mean) / BOUNDARY_PROBLEMS) ** 2)
+    spread = mean * (1 - mean)
+    if spread <= 0:
+        return float(units)
+    return min(spread / se**2, cap) if se > 0 else cap
+
+
+def population_interval(mean, se, count, confidence=CONFIDENCE):
+    """The 95% interval for the mean over problems like these of count values in [0, 1] with this SE.
+
+    >>> [round(end, 4) for end in population_interval(0.5, 0.5 / 3, 10)]   # five 0s and five 1s
+    [0.1771, 0.8229]
+    >>> population_interval(1.0, 0.0, 164)[0] > 0.97                       # 164 solved of 164
+    True
+    """
+    if not (0 <= mean <= 1 and se >= 0 and count >= 2):
+        raise ValueError(f"the interval needs a mean in [0, 1], an SE >= 0 and two values or more; "
+                         f"got mean {mean!r}, SE {se!r}, {count!r} values.")
+    scale = (_Z / t_quantile(0.5 + confidence / 2, count - 1)) ** 2
+    trials = capped_trials(mean, se, count) * scale
+    return midp_interval(mean * trials, trials, confidence)
+
+
+def fixed_interval(mean, se, draws, confidence=CONFIDENCE):
+    """The 95% interval for the mean on these very problems, given the SE of their sampling noise alone.
+
+    draws is sum_i n_i / k, the disjoint k-sample draws the samples make.
+    """
+    if not (0 <= mean <= 1 and se >= 0 and draws > 0):
+        raise ValueError(f"the interval needs a mean in [0, 1], an SE >= 0 and some samples; "
+                         f"got mean {mean!r}, SE {se!r}, {draws!r} draws.")
+    trials = capped_trials(mean, se, draws)
+    return midp_interval(mean * trials, trials, confidence)
+
+
+class PairedDifference:
+    """The paired difference of P values in [-1, 1]: its trinomial form, its interval and its p-value."""
+
+    def __init__(self, mean, mean_absolute, sd, count):
+        self.mean, self.count = mean, count
+        self.up = min(1.0, max(0.0, (mean_absolute + mean) / 2))     # q+: the share that favours run A
+        self.down = min(1.0, max(0.0, (mean_absolute - mean) / 2))   # q-: the share that favours run B
+        spread = max(mean_absolute - mean * mean, 0.0)
+        se = sd / math.sqrt(count)
+        cap = count * (1 + (count * mean_absolute / BOUNDARY_PROBLEMS) ** 2)
+        trials = count if spread <= 0 else min(spread / se**2, cap) if se > 0 else cap
+        self.trials = trials * (_Z / t_quantile(0.5 + CONFIDENCE / 2, count - 1)) ** 2
+        inside = 0 < self.up < 1 and 0 < self.down < 1
+        self.correlation = -math.sqrt(self.up * self.down / ((1 - self.up) * (1 - self.down))) if inside else 0.0
+
+    def interval(self, confidence=CONFIDENCE):
+        """(low, high) within [-1, 1]: MOVER from the mid-p intervals of q+ and q- at the trials."""
+        tail = (1 - confidence) / 2
+        return self._low(tail), self._high(tail)
+
+    def _ends(self, share, tail):
+        return _midp_ends(share * self.trials, self.trials, tail)
+
+    def _low(self, tail):
+        up_low, down_high = self._ends(self.up, tail)[0], self._ends(self.down, tail)[1]
+        return max(-1.0, self.mean - self._recovered(self.up - up_low, down_high - self.down))
+
+    def _high(self, tail):
+        up_high, down_low = self._ends(self.up, tail)[1], self._ends(self.down, tail)[0]
+        return min(1.0, self.mean + self._recovered(up_high - self.up, self.down - down_low))
+
+    def _recovered(self, first, second):
+        """sqrt(first^2 + second^2 - 2 r first second): one side's half-width from the two parts' (MOVER)."""
+        return math.sqrt(max(first * first + second * second - 2 * self.correlation * first * second, 0.0))
+
+    def p_value(self):
+        """The two-sided p-value: 1 - the confidence at which the interval's nearer end reaches 0."""
+        if self.mean == 0:
+            return 1.0
+        end = self._low if self.mean > 0 else self._high
+
+        def beyond_zero(log_level):   # > 0 while the interval at confidence 1 - e^log_level leaves 0 out
+            value = end(math.exp(log_level) / 2)
+            return value if self.mean > 0 else -value
+
+        low, high = math.log(1e-300), math.log(1 - 1e-12)
+        if beyond_zero(high) <= 0:
+            return 1.0
+        if beyond_zero(low) > 0:
+            return 0.0
+        return math.exp(brentq(beyond_zero, low, high, xtol=1e-10, rtol=1e-10))
