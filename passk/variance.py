@@ -30,6 +30,8 @@ from scipy.special import betaln
 from passk.estimator import log_complement
 
 PRIOR_FLOOR = 0.1      # neither prior parameter below this: no problem's rate is taken to be exactly 0 or 1
+SMALLEST_CORRELATION = 1e-6   # a + b at most 10^6: rates more alike than that change nothing below 10^6
+                              # samples, and beta functions of larger arguments lose digits in their differences
 OVERLAP_SIGMAS = 12    # overlaps j further than this many SDs from k^2/m are left out (their chance < 1e-30)
 MAX_TERMS = 4_000_000  # overlap terms per k in all past SHARED_OVERLAPS; beyond, the unbiased estimate stands in
 SHARED_OVERLAPS = 64   # up to this k every problem sums all k overlaps, vectorised
@@ -43,8 +45,8 @@ def fit_prior(samples, correct):
 
     Var(c/n) = m (1 - m) [rho + (1 - rho) / n] for a beta-binomial with mean m
     and intra-problem correlation rho = 1 / (a + b + 1); averaged over the
-    problems' n this gives rho, then a + b = 1/rho - 1. Both are kept at least
-    PRIOR_FLOOR.
+    problems' n this gives rho, then a + b = 1/rho - 1. rho is kept at least
+    SMALLEST_CORRELATION and both parameters at least PRIOR_FLOOR.
     """
     samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
     rates = correct / samples
@@ -54,7 +56,7 @@ def fit_prior(samples, correct):
     if rates.size < 2 or spread <= 0 or inverse >= 1:
         return PRIOR_FLOOR, PRIOR_FLOOR
     observed = float(np.var(rates, ddof=1)) / spread
-    correlation = min(max((observed - inverse) / (1 - inverse), 1e-9), 1.0)
+    correlation = min(max((observed - inverse) / (1 - inverse), SMALLEST_CORRELATION), 1.0)
     total = 1 / correlation - 1
     return max(mean * total, PRIOR_FLOOR), max((1 - mean) * total, PRIOR_FLOOR)
 
@@ -73,10 +75,10 @@ def expected_variance(samples, correct, k, prior, at=None):
     if k <= SHARED_OVERLAPS:   # every overlap 1..k for every problem: one matrix, in chunks
         overlaps = np.arange(1, k + 1, dtype=float)
         variances = np.empty(samples.shape)
-        for start in range(0, samples.size, _CHUNK // k):
-            rows = slice(start, start + _CHUNK // k)
+        for start in range(0, samples.size, _CHUNK // (2 * k)):
+            rows = slice(start, start + _CHUNK // (2 * k))
             weights = _log_overlap_chance(drawn[rows, None], k, overlaps[None, :])
-            variances[rows] = _averaged(a[rows], b[rows], k, overlaps, weights)
+            variances[rows] = _averaged_by_products(a[rows], b[rows], k, weights)
         return variances
     variances = estimate_variance(samples, correct, k)
     budget = MAX_TERMS
@@ -110,6 +112,17 @@ def _log_comb(n, r):
 def _log_overlap_chance(size, k, overlaps):
     """log H(j): the chance two random k-subsets of size samples share j of them."""
     return _log_comb(k, overlaps) + _log_comb(size - k, k - overlaps) - _log_comb(size, k)
+
+
+def _averaged_by_products(a, b, k, log_weights):
+    """_averaged for small k, with E[(1-p)^s] = prod_{i<s} (1 - a/(a+b+i)) summed as logs: every factor
+    keeps its digits however large a + b grows, where differences of beta functions would lose them."""
+    steps = np.log1p(-a[:, None] / (a[:, None] + b[:, None] + np.arange(2 * k)[None, :]))
+    moments = np.concatenate([np.zeros((a.size, 1)), np.cumsum(steps, axis=1)], axis=1)   # log E[(1-p)^s]
+    shorter = moments[:, 2 * k - 1:k - 1:-1]          # s = 2k - j for j = 1..k
+    longest = moments[:, 2 * k:]
+    terms = np.exp(log_weights + shorter) * -np.expm1(longest - shorter)
+    return terms.sum(axis=1)
 
 
 def _averaged(a, b, k, overlaps, log_weights):
