@@ -201,8 +201,8 @@ def test_evalplus_paper_tables_have_a_row_per_suite_and_k(tmp_path, capsys):
         "B": [{"base_status": "fail", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "fail"}]}}),
         name="eval_results.json")
     assert main([path, "-k", "1", "--markdown"]) == 0
-    assert capsys.readouterr().out.splitlines()[2:] == ["| plus | 1 | 25.00 | 25.00 | [0.12, 98.97] | 25.00 |",
-                                                         "| base | 1 | 75.00 | 25.00 | [1.03, 99.88] | 25.00 |"]
+    assert capsys.readouterr().out.splitlines()[2:] == ["| plus | 1 | 25.00 | 25.00 | [1.14e-71, 100.00] | 18.54 |",
+                                                         "| base | 1 | 75.00 | 25.00 | [4.85e-23, 100.00] | 18.54 |"]
     assert main([path, "-k", "1", "--latex", "--suite", "base"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == r"\begin{tabular}{lrrrcr}" and lines[3].startswith("Suite & k & ")
