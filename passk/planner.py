@@ -1,44 +1,61 @@
 """Planning a run: where the noise comes from, and how many samples or problems a target needs.
 
-For a k with every n_i >= 2k, the variance s^2 of the P per-problem pass@k
-estimates (the ± SE is s / sqrt(P)) has two parts, since
+The planner's noise is the intervals' own (passk.variance): each problem's
+pass rate has a beta-binomial posterior, Beta(a + c_i, b + n_i - c_i) with the
+Beta(a, b) prior fitted to all the run's problems (variance.fit_prior), and its
+pass@k estimate's sampling variance is that rate's variance averaged over the
+posterior, E[V_i] (variance.expected_variance). Unlike the unbiased estimate of
+V_i, which is 0 for every problem with c = 0 or n - c < k (at n = 2k most of
+them, so that the noise often looked far smaller than a simulation shows it,
+issue 14), E[V_i] is small only where the prior itself says the rates are
+close to all-or-nothing. With m samples for each problem, E[V_i] at max(n_i, m) is how
+the noise shrinks, each problem keeping the posterior its c_i/n_i gives it.
+Every answer about samples needs n_i >= 2k for every problem: with fewer,
+sampling noise and real differences between problems cannot be told apart, and
+the planner says so instead of answering.
+
+For a k, the variance s^2 of the P per-problem pass@k estimates (the ± SE is
+s / sqrt(P)) has two parts, since
 E[s^2] = Var(true pass@k over the problems) + mean_i Var(estimate_i):
 
-- sampling noise: mean_i V_i, the problems' own estimate variances (V_i as
-  benchmark.estimate_variance, which SE fixed uses: SE fixed^2 = noise / P);
+- sampling noise: mean_i E[V_i] (SE fixed^2 = sum_i E[V_i] / P^2 = noise / P);
 - the problems' spread: s^2 - noise, floored at 0.
 
 Samples only shrink the noise, so with infinitely many per problem the 95%
-interval for "problems like these" (the page's Wilson interval) shrinks to
-the one with SE sqrt(spread / P) and no further (Miller 2024, arXiv
-2411.00640). The fixed-benchmark half-width,
-1.96 SE fixed, is recomputed at n' samples per problem with each problem's
-pass rate c/n kept (c' = round(c n' / n)). Problems needed for a half-width
-h: P' = (t s / h)^2, the t interval's (Wilson's comes near it with many
-problems). For a paired comparison the smallest difference found with 80%
-power at 5% two-sided is (z_0.975 + z_0.8) SE of the difference.
+interval for "problems like these" (the page's population_interval) shrinks
+to the same interval at SE sqrt(spread / P) and no further (Miller 2024, arXiv
+2411.00640). The fixed-benchmark half-width is half the width of the page's
+fixed_interval: now, exactly the page's; at m samples per problem, the same
+interval at SE sqrt(sum_i E[V_i at max(n_i, m)]) / P and sum_i max(n_i, m) / k
+draws, with the mean kept. Problems needed for a half-width h:
+P' = (t s / h)^2, the t interval's, which the population interval comes near
+away from 0 and 1.
 
-A paired comparison of runs A and B splits the same way. The two runs' samples
-are independent, so on these very problems the difference's variance is
-(sum_i V_A,i + sum_i V_B,i) / P^2, and the samples per problem in each run that
-find a difference d 4 times in 5 are the fewest m with
-(z_0.975 + z_0.8) sqrt(sum V at max(n_i, m)) / P <= d, each problem keeping
-its c/n in each run. For problems like these, the variance s_d^2 of the P
-differences is the spread of the true differences plus mean V_A + mean V_B;
-with infinitely many samples only the spread is left, so the detectable
-difference falls to (z_0.975 + z_0.8) sqrt(spread / P) and no further.
+A paired comparison of runs A and B splits the same way, each run with its own
+prior fitted to its paired problems' n and c. The two runs' samples are
+independent, so on these very problems the difference's variance is
+(sum_i E[V_A,i] + sum_i E[V_B,i]) / P^2; the smallest difference found with 80%
+power at 5% two-sided is (z_0.975 + z_0.8) times its square root, and the
+samples per problem in each run that find a difference d 4 times in 5 are the
+fewest m with (z_0.975 + z_0.8) sqrt(sum E[V] at max(n_i, m)) / P <= d. For
+problems like these, the variance s_d^2 of the P differences is the spread of
+the true differences plus mean E[V_A] + mean E[V_B]; with infinitely many
+samples only the spread is left, so the detectable difference falls to
+(z_0.975 + z_0.8) sqrt(spread / P) and no further.
 """
 
 import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.special import betaln
 from scipy.stats import norm
 
 from passk.benchmark import CONFIDENCE, compare
-from passk.variance import estimate_variance
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k
-from passk.stats import t_quantile, wilson_interval
+from passk.intervals import fixed_interval, population_interval
+from passk.stats import t_quantile
+from passk.variance import SHARED_OVERLAPS, _log_overlap_chance, _overlaps, expected_variance, fit_prior
 
 DEFAULT_TARGET = 0.01     # ± 1 point
 POWER = 0.8
@@ -51,90 +68,188 @@ def points(value):
     return f"{value * 100:.2f}"
 
 
-def noise_split(samples, correct, k):
-    """(total, noise, spread) variance of the per-problem pass@k estimates; needs every n >= 2k and P >= 2."""
+class _Noise:
+    """One run's problems for the noise model: the distinct (n, c), how many problems have each, the prior."""
+
+    def __init__(self, samples, correct, prior=None):
+        samples, correct = np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64)
+        self.prior = fit_prior(samples, correct) if prior is None else prior
+        pairs, where = distinct_pairs(samples, correct)
+        self.samples, self.correct = pairs[:, 0].astype(float), pairs[:, 1].astype(float)
+        self.weights = np.bincount(where, minlength=len(pairs)).astype(float)
+        self.count, self.most = samples.size, int(samples.max())
+        self._misses = {}   # k -> {j: sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)]}
+
+    def variance_sum(self, k, per_problem=0):
+        """sum_i E[V_i] with max(n_i, per_problem) samples for each problem (every n_i >= 2k)."""
+        if per_problem and per_problem >= self.most:
+            return self._common_variance_sum(k, per_problem)
+        variances = expected_variance(self.samples, self.correct, k, self.prior, at=per_problem or None)
+        return math.fsum(self.weights * variances)
+
+    def _common_variance_sum(self, k, size):
+        """variance_sum when every problem has size samples: expected_variance's terms, summed in another order.
+
+        E[V_i] = sum_j H(j) E_i[(1-p)^(2k-j) - (1-p)^(2k)], and with one size for all the overlap chances H(j)
+        are the same for every problem: the sums over the problems, one per overlap j, do not depend on the
+        size and are kept, so that each further size the search tries costs k terms, not a pass over the
+        problems (nor does it reach expected_variance's term budget, past which it keeps the variance at n_i).
+        """
+        overlaps = np.arange(1.0, k + 1) if k <= SHARED_OVERLAPS else _overlaps(float(size), k)
+        misses = self._misses.setdefault(k, {})
+        missing = [j for j in overlaps.tolist() if j not in misses]
+        if missing:
+            a, b = self.correct + self.prior[0], self.samples - self.correct + self.prior[1]
+            base, longest = betaln(a, b), betaln(a, b + 2 * k)
+            for j in missing:
+                shorter = betaln(a, b + 2 * k - j)
+                misses[j] = float(np.dot(self.weights, np.exp(shorter - base) * -np.expm1(longest - shorter)))
+        chances = np.exp(_log_overlap_chance(float(size), k, overlaps))
+        return math.fsum(chances * np.array([misses[j] for j in overlaps.tolist()]))
+
+    def mean(self, k):
+        """The mean of the problems' pass@k estimates."""
+        return math.fsum(self.weights * estimate_pass_at_k(self.samples, self.correct, k)) / self.count
+
+    def half_width(self, k, per_problem, mean):
+        """Half the width of the fixed-benchmark 95% interval at max(n_i, per_problem) samples per problem."""
+        se = math.sqrt(self.variance_sum(k, per_problem)) / self.count
+        draws = math.fsum(self.weights * np.maximum(self.samples, float(per_problem))) / k
+        low, high = fixed_interval(min(1.0, max(0.0, mean)), se, draws)
+        return (high - low) / 2
+
+
+def _short_of(samples, k):
+    """ValueError unless every n_i >= 2k, which the noise model needs."""
+    if np.min(samples) < 2 * k:
+        raise ValueError(f"Planning pass@{k} needs at least {2 * k:,} samples for every problem.")
+
+
+def noise_split(samples, correct, k, prior=None):
+    """(total, noise, spread) variance of the per-problem pass@k estimates: total their sample variance, noise
+    mean_i E[V_i] (prior: the pass rates' Beta prior, fitted to these problems by default), spread = total -
+    noise floored at 0; needs every n >= 2k and P >= 2."""
+    _short_of(samples, k)
     samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
-    estimates = estimate_pass_at_k(samples, correct, k)
-    total = float(np.var(estimates, ddof=1))
-    noise = float(np.mean(estimate_variance(samples, correct, k)))
+    return _split(estimate_pass_at_k(samples, correct, k), _Noise(samples, correct, prior).variance_sum(k))
+
+
+def _split(values, variance_sum):
+    """(total, noise, spread): the sample variance of the P values, sum E[V] / P, and their difference >= 0."""
+    total = float(np.var(values, ddof=1))
+    noise = variance_sum / len(values)
     return total, noise, max(total - noise, 0.0)
 
 
-def fixed_half_width(samples, correct, k, per_problem, weights=None):
-    """1.96 SE fixed with max(n_i, per_problem) samples for each problem, each keeping its pass rate c/n.
+def fixed_half_width(samples, correct, k, per_problem, prior=None, mean=None):
+    """Half the width of the fixed-benchmark 95% interval (passk.intervals.fixed_interval) with
+    max(n_i, per_problem) samples for each problem, each keeping its posterior for its pass rate.
 
-    weights: how many problems have each (samples, correct) entry (default one each).
+    prior: the pass rates' Beta prior (fitted to these problems by default); mean: the pass@k the interval is
+    about (the mean of the problems' estimates by default). Needs every n >= 2k.
     """
-    weights = np.ones(np.shape(samples)) if weights is None else weights
-    return Z_95 * math.sqrt(_variance_sum(samples, correct, k, per_problem, weights)) / float(np.sum(weights))
+    _short_of(samples, k)
+    noise = _Noise(samples, correct, prior)
+    return noise.half_width(k, per_problem, noise.mean(k) if mean is None else mean)
 
 
-def _variance_sum(samples, correct, k, per_problem, weights=None):
-    """sum_i w_i V_i with max(n_i, per_problem) samples for each entry, each keeping its pass rate c/n
-    (weights: how many problems have each entry; one each by default)."""
-    samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
-    weights = np.ones(samples.shape) if weights is None else np.asarray(weights, dtype=float)
-    scaled = np.maximum(samples, float(per_problem))
-    variances = estimate_variance(scaled, np.rint(correct * scaled / samples), k)
-    return float(np.sum(weights * variances))
+def samples_needed(samples, correct, k, target, prior=None, mean=None):
+    """The fewest samples per problem, from the most any problem has, whose fixed_half_width is at most target
+    (None beyond 10^12); prior and mean as fixed_half_width's."""
+    _short_of(samples, k)
+    noise = _Noise(samples, correct, prior)
+    mean = noise.mean(k) if mean is None else mean
+    return _fewest_samples(int(np.max(samples)), lambda per_problem: noise.half_width(k, per_problem, mean), target)
 
 
-def _distinct(samples, correct):
-    """(n, c) of the distinct entries as float arrays, and how many entries have each."""
-    pairs, where = distinct_pairs(np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64))
-    return pairs[:, 0].astype(float), pairs[:, 1].astype(float), np.bincount(where, minlength=len(pairs))
+def _fewest_samples(low, measure, target):
+    """The fewest samples per problem from low up with measure(samples) <= target, where measure (a half-width
+    or a detectable difference) falls as samples grow; None when not even MAX_N samples are enough.
 
-
-def samples_needed(samples, correct, k, target):
-    """The fewest samples per problem whose fixed_half_width is at most target (None beyond 10^12)."""
-    samples, correct, weights = _distinct(samples, correct)
-    return _fewest_samples(int(np.max(samples)), lambda per_problem: fixed_half_width(
-        samples, correct, k, per_problem, weights) <= target)
-
-
-def _fewest_samples(low, enough):
-    """The fewest samples per problem from low up for which enough(samples) holds, by doubling then
-    bisection (enough must not turn false again as samples grow); None when not even MAX_N is enough."""
-    if enough(low):
+    The answer is bracketed, not guessed: lo (not enough) < hi (enough) until hi = lo + 1. The tries solve
+    log measure = log target along log samples (the noise falls about as 1/samples, so the measure about as
+    its square root: nearly a straight line), first extrapolating from lo, then by the Illinois variant of
+    regula falsi, which closes in from both sides; a bisection step is taken whenever the bracket has not
+    halved (in log samples) in two tries, so that there are never many more tries than bisection would take.
+    A handful of tries do where the measure falls smoothly (each past the first costs about k terms: see
+    _Noise._common_variance_sum).
+    """
+    lo, lo_value = low, measure(low)
+    if lo_value <= target:
         return low
-    high = low
-    while not enough(high):
-        if high >= MAX_N:
-            return None
-        low, high = high, min(high * 2, MAX_N)
-    while high - low > 1:   # not enough(low), enough(high)
-        middle = (low + high) // 2
-        if enough(middle):
-            high = middle
+    hi = hi_value = None
+    slope = -0.5                   # d log measure / d log samples from lo, as far as known
+    widths, kept = [], None        # log(hi / lo) before each try in the bracket; the end the last try kept
+    excess = {"lo": 1.0, "hi": 1.0}   # Illinois: the weight on each end's log(measure / target)
+    while hi is None or hi - lo > 1:
+        if hi is None:             # no bracket yet: extrapolate from lo, at least doubling along a flat stretch
+            reach = math.log(target / lo_value) / min(slope, -0.05)
+            guess = max(2 * lo if slope > -0.05 else lo + 1, math.ceil(lo * math.exp(min(reach, 60.0))))
+            guess = min(MAX_N, guess)
         else:
-            low = middle
-    return high
+            width = math.log(hi / lo)
+            if hi_value <= 0 or len(widths) >= 2 and width > widths[-2] / 2:
+                guess = (lo + hi) // 2 if hi < 4 * lo else math.isqrt(lo * hi)   # bisect
+            else:
+                above = excess["lo"] * math.log(lo_value / target)   # > 0
+                below = excess["hi"] * math.log(hi_value / target)   # <= 0
+                guess = math.ceil(lo * math.exp(width * above / (above - below)))
+            widths.append(width)
+            guess = min(max(guess, lo + 1), hi - 1)
+        value = measure(guess)
+        side = "hi" if value <= target else "lo"
+        if side == "hi":
+            hi, hi_value = guess, value
+        elif guess >= MAX_N:
+            return None
+        else:
+            if value > 0 and guess > lo:
+                slope = math.log(value / lo_value) / math.log(guess / lo)
+            lo, lo_value = guess, value
+        other = "lo" if side == "hi" else "hi"
+        excess[other] = excess[other] / 2 if kept == side else 1.0   # the end kept twice counts half
+        excess[side] = 1.0
+        kept = side
+    return hi
 
 
-def fixed_detectable(samples, correct, k, count, per_problem=0, weights=None):
+def _runs(counts, k, priors):
+    """_Noise for each run's paired (n, c) in counts, with its own prior (fitted to it unless given)."""
+    priors = (None, None) if priors is None else priors
+    for samples, _ in counts:
+        _short_of(samples, k)
+    return [_Noise(samples, correct, prior) for (samples, correct), prior in zip(counts, priors)]
+
+
+def fixed_detectable(counts, k, per_problem=0, priors=None):
     """The difference a paired test on these very problems finds 4 times in 5 at 5% two-sided:
-    (z_0.975 + z_0.8) sqrt(sum V_i) / count, the sum over both runs' entries (samples, correct: run A's
-    then run B's), each with max(n_i, per_problem) samples at its pass rate c/n; needs every n >= 2k."""
-    return detectable_difference(math.sqrt(_variance_sum(samples, correct, k, per_problem, weights)) / count)
+    (z_0.975 + z_0.8) sqrt(sum E[V_A,i] + sum E[V_B,i]) / P with max(n_i, per_problem) samples for each problem.
+
+    counts: ((n, c) of run A, (n, c) of run B), paired in the same order (Comparison.paired_counts); priors:
+    each run's Beta prior, by default fitted to that run's paired problems. Needs every n >= 2k.
+    """
+    runs = _runs(counts, k, priors)
+    return _detectable(runs, k, per_problem)
 
 
-def samples_to_detect(samples, correct, k, difference, count):
-    """The fewest samples per problem in each run whose fixed_detectable is at most |difference|, counting
-    from the most any entry has and at least 2k (None beyond 10^12); samples, correct: both runs' entries."""
-    samples, correct, weights = _distinct(samples, correct)
-    return _fewest_samples(max(int(np.max(samples)), 2 * k), lambda per_problem: fixed_detectable(
-        samples, correct, k, count, per_problem, weights) <= abs(difference))
+def _detectable(runs, k, per_problem):
+    return detectable_difference(math.sqrt(sum(run.variance_sum(k, per_problem) for run in runs)) / runs[0].count)
 
 
-def difference_noise_split(values_a, values_b, counts_a, counts_b, k):
+def samples_to_detect(counts, k, difference, priors=None):
+    """The fewest samples per problem in each run, from the most any paired problem has, whose fixed_detectable
+    is at most |difference| (None beyond 10^12); counts and priors as fixed_detectable's. Needs every n >= 2k."""
+    runs = _runs(counts, k, priors)
+    most = max(int(np.max(samples)) for samples, _ in counts)
+    return _fewest_samples(most, lambda per_problem: _detectable(runs, k, per_problem), abs(difference))
+
+
+def difference_noise_split(values_a, values_b, counts_a, counts_b, k, priors=None):
     """(total, noise, spread) variance of the paired differences of pass@k estimates: total the sample
-    variance of the P differences, noise mean V_A + mean V_B (each run's (n, c) arrays in counts_x),
-    spread = total - noise floored at 0; needs every n >= 2k and P >= 2."""
-    total = float(np.var(np.asarray(values_a) - np.asarray(values_b), ddof=1))
-    samples, correct, weights = _distinct(np.concatenate([counts_a[0], counts_b[0]]),
-                                          np.concatenate([counts_a[1], counts_b[1]]))
-    noise = _variance_sum(samples, correct, k, 0, weights) / len(values_a)
-    return total, noise, max(total - noise, 0.0)
+    variance of the P differences, noise mean E[V_A] + mean E[V_B] (each run's (n, c) arrays in counts_x, each
+    with its own prior as in fixed_detectable), spread = total - noise floored at 0; needs every n >= 2k, P >= 2."""
+    runs = _runs((counts_a, counts_b), k, priors)
+    return _split(np.asarray(values_a) - np.asarray(values_b), sum(run.variance_sum(k) for run in runs))
 
 
 def problems_needed(sd, target):
@@ -165,9 +280,10 @@ class KPlan:
     k: int
     noise_share: float | None = None
     spread_share: float | None = None
-    half_width: float | None = None           # t SE: "how good is the model on problems like these"
+    half_width: float | None = None           # the population interval's: "how good is the model on problems
+                                              # like these"
     half_width_floor: float | None = None     # the same with infinitely many samples per problem
-    fixed_half_width: float | None = None     # 1.96 SE fixed: "how good is it on these very problems"
+    fixed_half_width: float | None = None     # the fixed interval's: "how good is it on these very problems"
     samples_per_problem: int | None = None    # for the fixed half-width under the target
     extra_samples: int | None = None
     extra_cost: float | None = None
@@ -180,25 +296,33 @@ class KPlan:
 
 
 def plan(summary, target=DEFAULT_TARGET, tokens_per_sample=None, price_per_million=None):
-    """A KPlan for each of the summary's ks; target is the 95% half-width wanted, as a fraction."""
+    """A KPlan for each of the summary's ks; target is the 95% half-width wanted, as a fraction.
+
+    Half-widths are half the widths of the summary's intervals (asymmetric near 0 and 1); the noise is
+    passk.variance's, with the prior fitted to all the summary's problems as summarize fits it.
+    """
     if not target >= SMALLEST_POINTS / 100:
         raise ValueError(f"The target half-width must be at least {SMALLEST_POINTS:g} points; got {target * 100:g}.")
     samples = np.array([problem.n for problem in summary.problems], dtype=np.int64)
     correct = np.array([problem.c for problem in summary.problems], dtype=np.int64)
-    return [_k_plan(samples, correct, row, target, tokens_per_sample, price_per_million)
+    prior = fit_prior(samples, correct)
+    return [_k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_million)
             for row in summary.results]
 
 
-def _k_plan(samples, correct, row, target, tokens_per_sample, price_per_million):
-    """The plan for one results row; a reason instead where its SE or SE fixed is missing."""
+def _k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_million):
+    """The plan for one results row; a reason instead where its SE or SE fixed is missing (SE fixed is
+    missing where some n_i < 2k: the noise cannot be told apart from the spread, and the reason says so)."""
     k, count = row.k, samples.size
-    if row.se is None or row.se_fixed is None:
+    if row.se is None or row.se_fixed is None or row.ci95_fixed is None:
         return KPlan(k, reason=row.reason or "Planning needs at least two problems.")
-    total, noise, spread = noise_split(samples, correct, k)
-    half_width = (row.ci95[1] - row.ci95[0]) / 2   # the page's Wilson interval, now and with noise gone
-    floor = wilson_interval(min(1.0, max(0.0, row.pass_at_k)), math.sqrt(spread / count), count)
+    # The noise is the page's SE fixed's, sum_i E[V_i] = (P SE fixed)^2: noise_split's, not computed again.
+    total, noise, spread = _split(estimate_pass_at_k(samples, correct, k), (count * row.se_fixed) ** 2)
+    mean = min(1.0, max(0.0, row.pass_at_k))
+    half_width = (row.ci95[1] - row.ci95[0]) / 2   # the page's population interval, now and with noise gone
+    floor = population_interval(mean, math.sqrt(spread / count), count)
     result = KPlan(k, half_width=half_width, half_width_floor=min(half_width, (floor[1] - floor[0]) / 2),
-                   fixed_half_width=Z_95 * row.se_fixed)
+                   fixed_half_width=(row.ci95_fixed[1] - row.ci95_fixed[0]) / 2)
     sentences = result.sentences
     if total > 0:
         result.noise_share = min(noise / total, 1.0)
@@ -212,7 +336,7 @@ def _k_plan(samples, correct, row, target, tokens_per_sample, price_per_million)
     sentences.append(f"More samples would narrow the ±{points(result.half_width)} point interval for problems "
                      f"like these by at most {points(narrow)} points, to ±{points(result.half_width_floor)}; "
                      f"only more problems would narrow it further.")
-    needed = samples_needed(samples, correct, k, target)
+    needed = samples_needed(samples, correct, k, target, prior, mean)
     if needed is None:
         sentences.append(f"Not even {MAX_N:,} samples per problem would bring the interval for these very "
                          f"problems under ±{points(target)} points.")
@@ -242,18 +366,21 @@ def comparison_plan(comparison, difference=None, tokens_per_sample=None, price_p
 
     - "detectable": the smallest difference found with 80% power at 5% two-sided (None where the row has no SE);
     - "problems": the paired problems needed to find `difference` (a fraction; None without it);
-    - from the paired problems' n and c (comparison.paired_counts):
-      "detectable_fixed" (on these very problems, with the samples there are), "noise_share", "detectable_floor"
-      (the least more samples can reach for problems like these), "samples" (per problem in each run to find
-      `difference` on these very problems; None when not even 10^12 would), "extra_samples" (more in all,
-      both runs), "extra_tokens" (with tokens_per_sample) and "extra_cost" (with the price per 10^6 tokens too).
+    - from the paired problems' n and c (comparison.paired_counts), each run's noise from its own prior fitted to
+      its paired problems, and only where every paired problem has n >= 2k in both runs (else a sentence says
+      what cannot be planned, and these stay None): "detectable_fixed" (on these very problems, with the samples
+      there are), "noise_share", "detectable_floor" (the least more samples can reach for problems like these),
+      "samples" (per problem in each run to find `difference` on these very problems; None when not even 10^12
+      would), "extra_samples" (more in all, both runs), "extra_tokens" (with tokens_per_sample) and
+      "extra_cost" (with the price per 10^6 tokens too).
     """
     counts = comparison.paired_counts
-    return [_k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, price_per_million)
+    priors = tuple(fit_prior(samples, correct) for samples, correct in counts)
+    return [_k_comparison_plan(comparison, row, priors, difference, tokens_per_sample, price_per_million)
             for row in comparison.results]
 
 
-def _k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, price_per_million):
+def _k_comparison_plan(comparison, row, priors, difference, tokens_per_sample, price_per_million):
     """comparison_plan's answers for one results row."""
     k, count = row.k, comparison.paired
     result = {"k": k, "detectable": None, "problems": None, "detectable_fixed": None, "noise_share": None,
@@ -270,30 +397,40 @@ def _k_comparison_plan(comparison, row, counts, difference, tokens_per_sample, p
                              f"{points(abs(difference))} points 4 times in 5.")
     if row.difference is None:
         return result
-    (samples_a, correct_a), (samples_b, correct_b) = counts
-    if min(int(samples_a.min()), int(samples_b.min())) >= 2 * k:
-        _noise_answers(result, comparison, counts)
-    else:
-        sentences.append(f"What more samples buy at pass@{k} is known only when every paired problem has at "
-                         f"least {2 * k:,} samples in both runs.")
+    (samples_a, _), (samples_b, _) = comparison.paired_counts
+    short = int(np.count_nonzero((samples_a < 2 * k) | (samples_b < 2 * k)))
+    if short:
+        sentences.append(_cannot_plan(k, short, count, difference))
+        return result
+    runs = _runs(comparison.paired_counts, k, priors)
+    _noise_answers(result, comparison, runs)
     if difference:
-        samples, correct = np.concatenate([samples_a, samples_b]), np.concatenate([correct_a, correct_b])
-        _samples_answer(result, samples, correct, count, difference, tokens_per_sample, price_per_million)
+        _samples_answer(result, comparison.paired_counts, runs, difference, tokens_per_sample, price_per_million)
     return result
 
 
-def _noise_answers(result, comparison, counts):
+def _cannot_plan(k, short, count, difference):
+    """The sentence for a comparison where some paired problems have fewer than 2k samples in run A or B."""
+    which = f"all {count:,} paired problems have" if short == count else \
+        f"{short:,} of the {count:,} paired problems {'has' if short == 1 else 'have'}"
+    what = f"the samples needed to find a {points(abs(difference))}-point difference at pass@{k}" if difference \
+        else f"what more samples would buy at pass@{k}"
+    return (f"With fewer than {2 * k:,} samples per problem ({which} fewer in run A or B), sampling noise cannot "
+            f"be told apart from differences between problems, so {what} cannot be planned; run at least "
+            f"{2 * k:,} samples per problem in each run, even on a subset, to measure it.")
+
+
+def _noise_answers(result, comparison, runs):
     """The detectable difference on these very problems now, the noise share and the floor (every n >= 2k)."""
     k, count, sentences = result["k"], comparison.paired, result["sentences"]
-    samples = np.concatenate([counts[0][0], counts[1][0]])
-    correct = np.concatenate([counts[0][1], counts[1][1]])
-    samples, correct, weights = _distinct(samples, correct)
-    result["detectable_fixed"] = fixed_detectable(samples, correct, k, count, weights=weights)
+    variance_sum = sum(run.variance_sum(k) for run in runs)
+    result["detectable_fixed"] = detectable_difference(math.sqrt(variance_sum) / count)   # as fixed_detectable
     sentences.append(f"On these very problems, the samples there are would find a difference of "
                      f"{points(result['detectable_fixed'])} points at pass@{k} 4 times in 5.")
     if count < 2:
         return
-    total, noise, spread = difference_noise_split(*comparison.per_problem_pass_at_k[k], *counts, k)
+    values_a, values_b = comparison.per_problem_pass_at_k[k]
+    total, noise, spread = _split(values_a - values_b, variance_sum)   # as difference_noise_split
     if total > 0:
         result["noise_share"] = min(noise / total, 1.0)
         sentences.append(f"Sampling noise is {result['noise_share'] * 100:.0f} percent of the variation between "
@@ -312,16 +449,17 @@ def _noise_answers(result, comparison, counts):
                          f"samples could bring the detectable difference for problems like these as low as wanted.")
 
 
-def _samples_answer(result, samples, correct, count, difference, tokens_per_sample, price_per_million):
+def _samples_answer(result, counts, runs, difference, tokens_per_sample, price_per_million):
     """The samples per problem in each run that find difference on these very problems, and what they cost."""
     k, sentences = result["k"], result["sentences"]
-    needed = samples_to_detect(samples, correct, k, difference, count)
+    most = max(int(np.max(samples)) for samples, _ in counts)
+    needed = _fewest_samples(most, lambda per_problem: _detectable(runs, k, per_problem), abs(difference))
     wanted = f"a {points(abs(difference))}-point difference at pass@{k} on these very problems 4 times in 5"
     if needed is None:
         sentences.append(f"Not even {MAX_N:,} samples per problem in each run would find {wanted}.")
         return
     result["samples"] = needed
-    result["extra_samples"] = extra = int(np.sum(np.maximum(needed - samples, 0)))
+    result["extra_samples"] = extra = sum(int(np.sum(np.maximum(needed - samples, 0))) for samples, _ in counts)
     if extra == 0:
         sentences.append(f"The samples there are would already find {wanted}.")
         return
