@@ -66,8 +66,8 @@ def expected_variance(samples, correct, k, prior, at=None):
 
     Problems are given by samples n_i and correct c_i (n_i >= 2k); prior is
     fit_prior's (a, b). Where the overlap sums would pass MAX_TERMS in all, the
-    unbiased estimate A(k)^2 - A(2k) at n_i stands in for those problems (their
-    n is then in the thousands, where it is accurate).
+    unbiased estimate A(k)^2 - A(2k) at n_i, times n_i / m, stands in for those
+    problems (their n is then above 128, where it is accurate).
     """
     samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
     drawn = samples if at is None else np.maximum(samples, float(at))
@@ -80,7 +80,9 @@ def expected_variance(samples, correct, k, prior, at=None):
             weights = _log_overlap_chance(drawn[rows, None], k, overlaps[None, :])
             variances[rows] = _averaged_by_products(a[rows], b[rows], k, weights)
         return variances
-    variances = estimate_variance(samples, correct, k)
+    # Past the budget: the unbiased estimate at n_i, scaled by n_i / m as the variance of an estimate from m
+    # samples falls (its leading term is k^2 zeta_1 / m); these problems have n_i > 2 SHARED_OVERLAPS.
+    variances = estimate_variance(samples, correct, k) * (samples / drawn)
     budget = MAX_TERMS
     for size in np.unique(drawn):
         rows = np.flatnonzero(drawn == size)
