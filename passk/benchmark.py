@@ -5,12 +5,17 @@ pass@k is the mean of the problems' own pass@k (Chen et al. 2021,
 arXiv:2107.03374), reported only when every n_i >= k. Two error bars:
 
 - across problems: s / sqrt(P), s the sample standard deviation of the
-  per-problem values, with the 95% Wilson interval at the effective sample
-  size mean (1 - mean) / SE^2 (passk.stats.wilson_interval), which leans
-  away from 0 and 1 where the values pile up;
-- fixed benchmark (sampling noise only): sqrt(sum V_i) / P with
-  V_i = A_i(k)^2 - A_i(2k), A_i(j) = C(n_i - c_i, j) / C(n_i, j), an unbiased
-  estimate of the variance of problem i's estimate; needs every n_i >= 2k.
+  per-problem values, with the 95% interval of passk.intervals: the mid-p
+  binomial interval at the effective number of trials mean (1 - mean) / SE^2,
+  which leans away from 0 and 1 where the values pile up;
+- fixed benchmark (sampling noise only): sqrt(sum_i E[V_i]) / P, E[V_i] the
+  variance of problem i's estimate averaged over a beta-binomial posterior for
+  its pass rate (passk.variance), with the same kind of interval over the
+  sum_i n_i / k draws of k samples; needs every n_i >= 2k.
+
+Paired comparisons give the difference's interval and p-value from one
+procedure: the exact sign-flip test and its inversion up to 20 problems, the
+trinomial interval of passk.intervals and the p-value it inverts to above.
 
 Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
 (n, c) pairs many times, so each distinct pair is computed once.

@@ -1,5 +1,5 @@
-"""Student's t distribution for the intervals and p-values, from scipy's incomplete beta function;
-the Wilson interval for a mean of values in [0, 1]; the exact sign-flip test.
+"""Student's t distribution for the intervals' scaling, from scipy's incomplete beta function; the exact
+sign-flip test and the interval that inverts it.
 
 Two-sided tails of Student's t are regularized incomplete beta functions,
 
@@ -94,41 +94,6 @@ def _newton_step(magnitude, df, tail, central):
 def _density(t, df):
     """Student's t density at t: (1 + t^2/df)^(-(df+1)/2) / (sqrt(df) B(df/2, 1/2))."""
     return math.exp(-(df + 1) / 2 * math.log1p(t * t / df)) / (math.sqrt(df) * float(beta(df / 2, 0.5)))
-
-
-def wilson_interval(mean, se, count, confidence=0.95):
-    """The 95% interval for the mean of count values in [0, 1], given their mean and SE (s / sqrt(count)).
-
-    It is Wilson's score interval for a proportion (Wilson 1927, JASA 22:209)
-    at the effective sample size n* = mean (1 - mean) / SE^2, scaled by
-    (z / t(count - 1))^2 for the few degrees of freedom (Korn and Graubard 1998,
-    Survey Methodology 24:193). For 0/1 values n* is count - 1 before the
-    scaling; for values between, n* grows as their spread shrinks. Unlike mean ± t SE it leans away from 0 and 1, where skewed
-    values pile up, and never leaves [0, 1]. Values all equal to 0 or all to 1
-    have SE 0 and the interval of count - 1 such values; values all equal to
-    one number strictly between have no spread and give [mean, mean].
-
-    >>> [round(end, 4) for end in wilson_interval(0.5, 0.5 / 3, 10)]   # five 0s and five 1s
-    [0.199, 0.801]
-    """
-    if not 0 <= mean <= 1 or not se >= 0 or count < 2:
-        raise ValueError(f"the Wilson interval needs a mean in [0, 1], an SE >= 0 and two values or more; "
-                         f"got mean {mean!r}, SE {se!r}, {count!r} values.")
-    spread = mean * (1 - mean)
-    if se == 0 and spread > 0:
-        return mean, mean
-    effective = spread / se**2 if spread > 0 else count - 1
-    z = _NORMAL.inv_cdf(0.5 + confidence / 2)
-    return wilson_score(mean, effective * (z / t_quantile(0.5 + confidence / 2, count - 1)) ** 2, z)
-
-
-def wilson_score(proportion, trials, z):
-    """Wilson's score interval for a proportion seen in trials (any positive number of them) at quantile z."""
-    shrink = z * z / trials
-    centre = (proportion + shrink / 2) / (1 + shrink)
-    half_width = z * math.sqrt(proportion * (1 - proportion) / trials + shrink / trials / 4) / (1 + shrink)
-    low = 0.0 if proportion == 0 else max(0.0, centre - half_width)     # exact ends where rounding would miss them
-    return low, 1.0 if proportion == 1 else min(1.0, centre + half_width)
 
 
 EXACT_MAX_PROBLEMS = 20   # 2^20 sign patterns: about 8 MB and 10 ms to count
