@@ -50,8 +50,9 @@ def test_the_benchmark_table_writes_a_tiny_fixed_se_in_the_one_scientific_style(
     html = client.post("/benchmark", data={"text": text, "k": "1"}).get_data(as_text=True)
     row = re.search(r'<tr data-k="1">(.*?)</tr>', html, re.S).group(1)
     cells = [unescape(cell) for cell in re.findall(r"<td[^>]*>([^<]*)</td>", row)]
-    assert cells[0] == "1.00 × 10⁻¹⁰%" and cells[1] == "5.77 × 10⁻¹¹%" and cells[3] == "5.77 × 10⁻¹¹%"
-    assert cells[2] == "1.24 × 10⁻¹¹% – 8.05 × 10⁻¹⁰%"
+    assert cells[0] == "1.00 × 10⁻¹⁰%" and cells[1] == "5.77 × 10⁻¹¹%" and cells[3] == "6.06 × 10⁻¹¹%"
+    # Three problems within a quarter problem's worth of 0 say little of problems like them: as three 0s would.
+    assert cells[2] == "0% – 99.19%"
     per_problem = re.search(r'<table id="per-problem".*?</table>', html, re.S).group(0)
     assert "<td>1,000,000,000,000</td>" in per_problem
 

@@ -141,7 +141,7 @@ def test_the_installed_command_runs(installed, tmp_path):
     results.write_text("10 3\n10 0\n")
     table = run_installed(installed, [str(command), str(results), "-k", "1,5", "--markdown"], tmp_path)
     assert table.returncode == 0, table.stderr
-    assert table.stdout.splitlines()[2:] == ["| 1 | 15.00 | 15.00 | [0.08, 97.55] | 7.64 |",
+    assert table.stdout.splitlines()[2:] == ["| 1 | 15.00 | 15.00 | [1.72e-73, 99.99999999999] | 7.24 |",
                                              "| 5 | 45.83 | 45.83 | [0.15, 99.79] | 4.17 |"]
 
 
