@@ -59,7 +59,7 @@ from passk.benchmark import compare, summarize  # noqa: E402
 from passk.estimator import estimate_pass_at_k  # noqa: E402
 from passk.formats import Problem  # noqa: E402
 from passk.intervals import PairedDifference, fixed_interval, population_interval  # noqa: E402
-from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_interval, t_quantile  # noqa: E402
+from passk.stats import t_quantile  # noqa: E402
 from passk.variance import estimate_variance, expected_variance, fit_prior  # noqa: E402
 
 SEED = 20261124
@@ -70,7 +70,6 @@ PROBLEMS = (10, 30, 164, 1000)
 SAMPLES_AND_K = ((1, 1), (2, 1), (20, 10), (5, 1), (50, 10), (200, 1), (200, 10), (200, 200))
 CHECKED = 2                 # draws per scenario compared with summarize()/compare()
 CHECK_TOLERANCE = 1e-9      # the fast path's means and SDs differ from the production's in the last bits
-NO_SPREAD = 1e-13           # compare()'s ACCURACY: differences this close (relative) are equal
 TRUTH_CHECK_RATES = 4_000_000
 SCAN_POINTS = 4000          # truths per fine boundary scan
 
@@ -267,26 +266,18 @@ def paired_case(seed, draws, count, n, k, rates_index, effect):
     differences = table[counts_a] - table[counts_b]
     means = differences.mean(axis=1)
     sds = differences.std(axis=1, ddof=1)
-    if count <= EXACT_MAX_PROBLEMS:
-        new = np.array([sign_flip_interval(d, 0.95, low=-1.0, high=1.0) for d in differences])
-    else:
-        absolute = np.abs(differences).mean(axis=1)
-        new = np.array([new_paired_mover(float(m), float(a), float(s), count)
-                        for m, a, s in zip(means, absolute, sds)])
+    absolute = np.abs(differences).mean(axis=1)
+    new = np.array([new_paired_mover(float(m), float(a), float(s), count)
+                    for m, a, s in zip(means, absolute, sds)])
     for draw in range(min(CHECKED, draws)):
         result = compare(problems_of(n, counts_a[draw]), problems_of(n, counts_b[draw]), [k]).results[0]
-        production = result.ci95 or (result.difference, result.difference)   # no spread: the point
+        production = result.ci95
         if not close(production, new[draw]):
             raise AssertionError(f"paired P={count} n={n} k={k} {rates.name} {effect} draw {draw}: fast path "
                                  f"{tuple(new[draw])} but compare() {result.ci95}")
     old = old_paired(means, sds, count)
-    spread = sds > NO_SPREAD * table.max()   # compare()'s test: otherwise every problem differs alike
-    row = {"P": count, "n": n, "k": k, "rates": rates.name, "effect": effect, "truth": truth,
-           "old": tally(*old, truth), "new": tally(new[:, 0], new[:, 1], truth),
-           "no_spread": float(np.mean(~spread))}
-    if count <= EXACT_MAX_PROBLEMS:   # compare() gives no interval without spread: coverage of those it gives
-        row["new_given"] = tally(new[spread, 0], new[spread, 1], truth) if spread.any() else None
-    return row
+    return {"P": count, "n": n, "k": k, "rates": rates.name, "effect": effect, "truth": truth,
+            "old": tally(*old, truth), "new": tally(new[:, 0], new[:, 1], truth)}
 
 
 def truth_checks(seed):
@@ -422,13 +413,6 @@ def simulated_table(rows, draws, extra=(), after=()):
     return "\n".join(lines)
 
 
-def given_coverage(row):
-    """The new paired coverage over the draws compare() gives an interval for (P <= 20; above, all)."""
-    if "new_given" not in row:
-        return "all given"
-    return "none given" if row["new_given"] is None else marked(row["new_given"]["coverage"])
-
-
 def truth_text(truth):
     """Four decimals, or the value itself where that would print 0.0000."""
     return f"{truth:.4f}" if truth == 0 or abs(truth) >= 0.001 else f"{truth:.2g}"
@@ -552,9 +536,6 @@ def intro_text(results):
     mixes = [row for row in big["fixed"] if row["rates"].startswith("mix")]
     unmixed = [row for row in big["fixed"] if not row["rates"].startswith("mix")]
     better10 = [row for row in ten["paired"] if row["effect"] == "better"]
-    skewed10 = [row for row in better10 if row["k"] == 10 and row["rates"].startswith("Beta")]
-    sparse10 = [row for row in better10 if row["rates"].startswith("mix") or row["k"] == 200]
-    given10 = [row["new_given"]["coverage"] for row in sparse10 if row.get("new_given")]
     nulls10 = [row for row in ten["paired"] if row["effect"] == "null"]
     over_paired = [row for row in big["paired"] if row["new"]["coverage"] > BAND[1]]
     small_null = given_rows(paired, P=30, n=200, k=1, rates="Beta(0.5, 0.5)", effect="null")[0]
@@ -619,7 +600,8 @@ at P = 10 here, 59% in the issue). At P = 10 the new interval covers
 mixture. At P = 10 the "mix 85/10" rates are nine problems at 0 and one at 1:
 no sampling noise at all, and every interval covers.
 
-**Paired.** At P ≥ 30 the new interval never falls below 93% (lowest
+**Paired.** The new interval is the trinomial (MOVER) interval at every P.
+At P ≥ 30 it never falls below 93% (lowest
 {percent(min(row['new']['coverage'] for row in big['paired']))}; old
 {percent(min(row['old']['coverage'] for row in big['paired']))}) but covers more
 than 97% in {len(over_paired)} of {len(big['paired'])} scenarios. Where most
@@ -627,22 +609,14 @@ problems differ by nothing (the mixtures, k = n) it keeps about ±3.7/P, the
 rule of three, while the truth is 0 or a few thousandths; and where the
 differences are small but spread, its boundary cap (at most
 P (1 + (P mean|d| / 0.25)^2) trials) binds: P = 30, n = 200, k = 1, the same
-rates in both runs, covers {percent(small_null['new']['coverage'])}, its
-interval in a typical draw 1.45 times as wide as mean ± t SE. With P = 10 the
-interval is the exact sign-flip test's inversion, which is exact for the null
-(the null scenarios cover {span(nulls10)}) but assumes the differences
-symmetric about their mean: when run A is better they are not, and coverage
-falls to {span(skewed10)} for pass@10 with Beta rates and to
-{span(sparse10)} where most problems differ by nothing (mixtures, k = n),
-the interval then a point or nearly one at 0 while the truth is above it;
-compare() gives no interval when every difference is equal (counted here as
-the point at the observed difference; leaving those draws out the same
-scenarios cover {percent(min(given10))}–{percent(max(given10))}). The 0% is
-every rate at 0.3 with k = n = 200: every problem passes in both runs, and the
-truth, 1e-31, lies above the point [0, 0]. The old mean ± t SE was no better
-there ({span(better10, 'old')}). (The sign-flip interval for P ≤ 20 came in
-with commit 5fa7885, just before f893970; the old column is mean ± t SE at
-every P, as before both.)
+rates in both runs, covers {percent(small_null['new']['coverage'])}. At P = 10
+it covers {span(ten['paired'])} (old {span(ten['paired'], 'old')}); when run A
+is better, {span(better10)} (old {span(better10, 'old')}), and under the null
+{span(nulls10)}. For a few days (commit 5fa7885) passk gave up to 20 paired
+problems the exact sign-flip test's inversion instead: exact for the null, but
+it assumes the differences symmetric about their mean, and when run A was
+better on a few problems it covered 0-90% in this grid (a point or nearly one
+at 0 where most problems differ by nothing), so it was replaced.
 
 **Boundary scan.** Pass/fail values (n = 1 or k = n) make the coverage a
 sawtooth in the truth, computed exactly here. Over truths from 0.05/P to 10/P
@@ -692,15 +666,10 @@ def write_report(results, path):
         "## Paired difference of two runs",
         "",
         "Run B's rates from the distribution; run A's the same (null, truth 0) or 1 - (1 - p_B)^2 (better). "
-        "Each draw new shared rates and new samples of both runs. Up to 20 problems the new interval is the exact "
-        "sign-flip interval, above it the trinomial (MOVER) interval. \"No spread\": the share of draws in which "
-        "every problem differed by the same amount (compare() then gives no interval; counted here as the point "
-        "at the observed difference; \"new where given\" leaves those draws out).",
+        "Each draw new shared rates and new samples of both runs. The new interval is the trinomial (MOVER) "
+        "interval at every P.",
         "",
-        simulated_table(results["paired"], draws,
-                        extra=(("effect", lambda row: row["effect"]),),
-                        after=(("no spread", lambda row: percent(row["no_spread"])),
-                               ("new where given", given_coverage))),
+        simulated_table(results["paired"], draws, extra=(("effect", lambda row: row["effect"]),)),
         "",
         "## Boundary scan (pass/fail values, exact)",
         "",

@@ -14,8 +14,8 @@ arXiv:2107.03374), reported only when every n_i >= k. Two error bars:
   sum_i n_i / k draws of k samples; needs every n_i >= 2k.
 
 Paired comparisons give the difference's interval and p-value from one
-procedure: the exact sign-flip test and its inversion up to 20 problems, the
-trinomial interval of passk.intervals and the p-value it inverts to above.
+procedure: the trinomial interval of passk.intervals and the p-value it
+inverts to, so the interval leaves out 0 exactly when p < 0.05.
 
 Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
 (n, c) pairs many times, so each distinct pair is computed once.
@@ -25,7 +25,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import filterfalse
 from numbers import Integral
 from operator import attrgetter
@@ -35,14 +35,12 @@ import numpy as np
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.intervals import PairedDifference, fixed_interval, population_interval
-from passk.stats import EXACT_MAX_PROBLEMS, sign_flip_interval, sign_flip_p
 from passk.variance import expected_variance, fit_prior
 
 DEFAULT_KS = (1, 10, 100)
 MAX_KS = 20           # k values per request
 IDS_NAMED = 5         # task ids a message names before "and N more"
 CONFIDENCE = 0.95
-ACCURACY = 1e-13      # relative accuracy of each pass@k value (the spec's bound)
 _CHUNK = 1 << 16      # distinct (n, c) pairs per vectorised step, to bound memory
 
 
@@ -428,8 +426,8 @@ class KComparison:
     ci95: tuple[float, float] | None
     p_value: float | None
     reason: str | None
-    test: str | None = None   # how the p-value and interval were found: "sign-flip" (exact, P <= 20) or
-                              # "mover" (the trinomial interval of passk.intervals, and the p-value it inverts to)
+    test: str | None = None   # how the p-value and interval were found: "mover" (the trinomial interval of
+                              # passk.intervals, and the p-value it inverts to)
 
     def to_json(self):
         return {"k": self.k, "a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
@@ -529,39 +527,19 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
         return KComparison(k, a, b, difference, None, None, None,
                            "Only one problem is paired: the SE, interval and p-value need at least two.")
     sd = float(np.std(differences, ddof=1))
-    if count > EXACT_MAX_PROBLEMS:   # the trinomial interval (passk.intervals), and its p-value
-        paired = PairedDifference(difference, math.fsum(np.abs(differences)) / count, sd, count)
-        return KComparison(k, a, b, difference, sd / math.sqrt(count), paired.interval(), paired.p_value(),
-                           None, "mover")
-    # Differences that agree within the values' own accuracy are equal: 0.4 - 0.3 and 0.6 - 0.5
-    # differ in the last bit. With no spread the exact test has no interval to invert, and its
-    # p-value is 1 for no difference, else 2 / 2^P (only the observed signs and their mirror).
-    noise = ACCURACY * max(float(np.max(values_a)), float(np.max(values_b)))
-    if sd <= noise:
-        p_value = 1.0 if abs(difference) <= noise else sign_flip_p(differences)
-        return KComparison(k, a, b, difference, 0.0, None, p_value, _notes(NO_SPREAD, _too_few(count)), "sign-flip")
-    # Up to 20 problems the interval is the exact test's inversion, so it holds 0 exactly when p >= 0.05;
-    # with 5 or fewer it is all of [-1, 1], as no difference can reach p < 0.05.
-    return KComparison(k, a, b, difference, sd / math.sqrt(count),
-                       sign_flip_interval(differences, CONFIDENCE, low=-1.0, high=1.0),
-                       sign_flip_p(differences), _too_few(count), "sign-flip")
+    paired = PairedDifference(difference, math.fsum(np.abs(differences)) / count, sd, count)
+    return KComparison(k, a, b, difference, sd / math.sqrt(count), paired.interval(), paired.p_value(),
+                       _too_few(count), "mover")
 
 
-NO_SPREAD = ("No spread between problems: every paired problem differs by the same amount, so there is no "
-             "interval to give; the p-value is the exact sign-flip test's.")
-
-
+@lru_cache(maxsize=64)
 def _too_few(count):
-    """A note when even the most lopsided result of count paired problems could not reach p < 0.05."""
-    smallest = math.ldexp(2.0, -count)   # 2 / 2^count, 0.0 past 1,075 problems rather than an OverflowError
+    """A note when even runs that differ by 100 points on each of the count problems would not reach p < 0.05."""
+    smallest = PairedDifference(1.0, 1.0, 0.0, count).p_value()
     if smallest < 0.05:
         return None
-    return (f"Too few problems for any conclusion: with {count} paired problems no difference can reach "
-            f"p < 0.05 (the smallest possible p-value is 2/2^{count} = {smallest:.3g}).")
-
-
-def _notes(*notes):
-    return " ".join(note for note in notes if note) or None
+    return (f"Too few problems for any conclusion: with {count} paired problems, not even runs that differ by "
+            f"100 points on every problem would reach p < 0.05 (the smallest possible p-value is {smallest:.2g}).")
 
 
 def _by_task_id(problems, run):

@@ -148,7 +148,7 @@ def test_the_trinomial_interval_leaves_out_0_exactly_when_its_p_value_is_below_5
 def test_the_issue_s_small_comparison_does_not_disagree():
     """Issue 14 (5): an interval (-1.0, -0.405) that left out 0 with p = 0.0625."""
     row = compare(pass_fail(1, 6), pass_fail(6, 6), [1]).results[0]
-    assert row.p_value == 0.0625 and row.ci95[0] <= 0 <= row.ci95[1]
+    assert row.p_value > 0.05 and row.ci95[0] <= 0 <= row.ci95[1]
 
 
 # --- finding 6: say what it is ---------------------------------------------------------------------
