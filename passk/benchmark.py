@@ -34,7 +34,7 @@ import numpy as np
 
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
-from passk.intervals import PairedDifference, fixed_interval, population_interval
+from passk.intervals import PairedDifference, fixed_interval, fixed_note, population_interval, population_note
 from passk.variance import expected_variance, fit_prior
 
 DEFAULT_KS = (1, 10, 100)
@@ -187,7 +187,21 @@ def _k_result(problems, samples, pairs, pair_values, k, prior, fractions=None):
     mean, se, ci95 = _mean_se_interval(pairs, pair_values, len(problems), fractions)
     se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k, prior)
     ci95_fixed = None if se_fixed is None else fixed_interval(min(1.0, max(0.0, mean)), se_fixed, samples.sum() / k)
-    return KResult(k, mean, se, ci95, se_fixed, reason, ci95_fixed=ci95_fixed)
+    notes = [population_note(len(problems), *_shape(pairs, pair_values, mean)) if ci95 else None,
+             fixed_note(len(problems)) if ci95_fixed else None]
+    return KResult(k, mean, se, ci95, se_fixed, reason, ci95_fixed=ci95_fixed,
+                   coverage_note=" ".join(filter(None, notes)) or None)
+
+
+def _shape(pairs, pair_values, mean):
+    """(skewness, share of values strictly between 0 and 1) of the per-problem values (0 skew without spread)."""
+    deviations = pair_values - mean
+    second = float(np.sum(pairs.weights * deviations**2))
+    third = float(np.sum(pairs.weights * deviations**3))
+    count = float(np.sum(pairs.weights))
+    skewness = third / count / (second / count) ** 1.5 if second > 0 else 0.0
+    inside = float(np.sum(pairs.weights[(pair_values > 0) & (pair_values < 1)])) / count
+    return skewness, inside
 
 
 def _mean_se_interval(pairs, pair_values, count, fractions=None):

@@ -182,3 +182,32 @@ class PairedDifference:
         if beyond_zero(low) > 0:
             return 0.0
         return math.exp(brentq(beyond_zero, low, high, xtol=1e-10, rtol=1e-10))
+
+
+# Where the simulated coverage of docs/coverage.md (bench/coverage.py, seed 20261124, 2,000 draws a scenario)
+# fell below 93%, and the sentence that says so beside the interval (tests/test_coverage_notes.py keeps the
+# figures equal to the report's).
+SKEWED = 2.0            # |skewness| of the per-problem values from which the population note speaks
+SKEWED_BELOW = 200      # ... with fewer problems than this, and at least SKEWED_FROM (fewer: it over-covers)
+SKEWED_FROM = 20
+SKEWED_COVERAGE = (92.1, 92.8)    # the population interval's lowest, P >= 30, skewed values strictly inside (0, 1)
+FEW_FIXED = 30          # the fixed-benchmark note below this many problems
+FEW_FIXED_COVERAGE = (88.3, 100.0)   # the fixed-benchmark interval at P = 10
+
+
+def population_note(count, skewness, inside_share):
+    """A sentence when the values are strongly skewed, mostly strictly between 0 and 1, and few (else None)."""
+    if not SKEWED_FROM <= count < SKEWED_BELOW or abs(skewness) < SKEWED or inside_share < 0.5:
+        return None
+    return (f"The per-problem values pile up near one end with a thin tail (skewness {skewness:+.1f}) and there "
+            f"are only {count:,} problems: in simulations like this the 95% interval held the truth "
+            f"{SKEWED_COVERAGE[0]}–{SKEWED_COVERAGE[1]}% of the time, not 95% (docs/coverage.md).")
+
+
+def fixed_note(count):
+    """A sentence when there are too few problems for the fixed-benchmark interval to keep its promise."""
+    if count >= FEW_FIXED:
+        return None
+    return (f"With fewer than {FEW_FIXED} problems the interval on these very problems held the truth "
+            f"{FEW_FIXED_COVERAGE[0]:g}–{FEW_FIXED_COVERAGE[1]:g}% of the time in simulations at 10 problems, "
+            f"not 95% (docs/coverage.md).")

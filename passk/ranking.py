@@ -6,8 +6,8 @@ Runs are [(name, problems)]. For each k:
   SE and 95% interval, from passk.benchmark.summarize (the benchmark page's
   numbers), best first; runs whose pass@k is undefined at k come last;
 - pairs: every pair of runs, in the order given (a before b), compared on the
-  problems both have by passk.benchmark.compare_runs (a minus b, SE, interval,
-  p-value: the exact sign-flip test for up to 20 problems, else t), with the
+  problems both have by passk.benchmark.compare_runs (a minus b, SE, the
+  trinomial interval and the p-value it inverts to), with the
   p-values adjusted for the number of pairs by Holm's step-down method
   (Holm 1979, Scand. J. Statist. 6:65-70): sort the m defined p-values
   ascending, p_(1) <= ... <= p_(m); the adjusted p_(i) is
