@@ -237,8 +237,9 @@ def table(summary, format_name):
     lines.append(line(TEXT_HEADER))
     for row, cells in zip(summary.results, rows):
         lines.append(line(cells) if row.pass_at_k is not None else f"{cells[0]:>{widths[0]}}  {row.reason}")
-        if row.pass_at_k is not None and row.reason:
-            lines.append(f"{'':>{widths[0]}}  note: {row.reason}")
+        for note in (row.reason, row.coverage_note) if row.pass_at_k is not None else ():
+            if note:
+                lines.append(f"{'':>{widths[0]}}  note: {note}")
     return "\n".join(lines)
 
 
@@ -290,6 +291,7 @@ def notices(report, output):
             where = f"(EvalPlus {suite} suite) " if suite else ""
             lines += [f"{'warning' if row.pass_at_k is None else 'note'}: {where}{row.reason}"
                       for row in summary.results if row.reason]
+            lines += [f"note: {where}pass@{row.k}: {row.coverage_note}" for row in summary.results if row.coverage_note]
     return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
 
 
