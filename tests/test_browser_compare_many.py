@@ -44,7 +44,7 @@ def test_three_uploaded_runs_are_ranked_and_charted(page, run_files):
     expect(rows.locator("td.groups")).to_have_text(["a", "b", "b"])
     expect(rows.first.locator("td.value")).to_have_text("87.50%")
     expect(page.locator("#pairs-table-1 tbody tr[data-pair]")).to_have_count(3)
-    expect(page.locator('#pairs-table-1 tr[data-pair="weak-model.csv − weaker-model.csv"] td.p-holm')).to_have_text("0.626")
+    expect(page.locator('#pairs-table-1 tr[data-pair="weak-model.csv − weaker-model.csv"] td.p-holm')).to_have_text("0.645")
     expect(page.locator("#left-out li")).to_have_text([
         "weak-model.csv − weaker-model.csv: only in weak-model.csv: HumanEval/0; only in weaker-model.csv: HumanEval/30.",
         "strong-model.csv − weaker-model.csv: only in strong-model.csv: HumanEval/0; only in weaker-model.csv: "

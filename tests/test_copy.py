@@ -58,10 +58,10 @@ def test_the_benchmark_page_copies_a_row_per_k_with_its_interval(clipboard_page)
     _, rows = paper.interval_rows(report_from_share(COUNTS, None, KS))
     markdown = copied(page, "Copy Markdown rows")
     assert markdown == paper.markdown_rows(rows)
-    assert markdown.splitlines()[0] == "| 1 | 51.21 | [21.52, 80.08] |"   # (0 + .3 + .3 + .7 + 1 + 1 + .285) / 7
+    assert markdown.splitlines()[0] == "| 1 | 51.21 | [18.14, 83.48] |"   # (0 + .3 + .3 + .7 + 1 + 1 + .285) / 7
     assert markdown.splitlines()[2].startswith("| 20 | — |")   # k = 20 > n = 10 for six problems
     latex = copied(page, "Copy LaTeX rows")
-    assert latex == paper.latex_rows(rows) and latex.splitlines()[0] == r"1 & 51.21 & [21.52, 80.08] \\"
+    assert latex == paper.latex_rows(rows) and latex.splitlines()[0] == r"1 & 51.21 & [18.14, 83.48] \\"
     assert copied(page, "Copy link").startswith("http")
 
 
