@@ -30,11 +30,11 @@ from scipy.special import betaln
 from passk.estimator import log_complement
 
 PRIOR_FLOOR = 0.1      # neither prior parameter below this: no problem's rate is taken to be exactly 0 or 1
-SMALLEST_CORRELATION = 1e-6   # a + b at most 10^6: rates more alike than that change nothing below 10^6
-                              # samples, and beta functions of larger arguments lose digits in their differences
+SMALLEST_CORRELATION = 1e-4   # a + b at most 10^4: rates more alike than that change little, and beta
+                              # functions of larger arguments lose digits in their differences
 OVERLAP_SIGMAS = 12    # overlaps j further than this many SDs from k^2/m are left out (their chance < 1e-30)
-MAX_TERMS = 4_000_000  # overlap terms per k in all past SHARED_OVERLAPS; beyond, the unbiased estimate stands in
-SHARED_OVERLAPS = 64   # up to this k every problem sums all k overlaps, vectorised
+MAX_TERMS = 4_000_000  # overlap terms per k in all; beyond, the unbiased estimate stands in for the widest windows
+SHARED_OVERLAPS = 64   # up to this k the planner sums all k overlaps for every size (the negligible ones too)
 _CHUNK = 1 << 18       # matrix entries per vectorised step
 VARIANCE_TERMS = 128   # the unbiased V_i is summed term by term up to this min(c, k), above it by Stirling;
                        # each term costs about 6 ns per distinct (n, c) and k, so this bounds a request's cost
@@ -65,45 +65,75 @@ def expected_variance(samples, correct, k, prior, at=None):
     """E[Var_m(p)] over each problem's posterior for its rate, m = max(n_i, at) samples; float arrays in, out.
 
     Problems are given by samples n_i and correct c_i (n_i >= 2k); prior is
-    fit_prior's (a, b). Where the overlap sums would pass MAX_TERMS in all, the
-    unbiased estimate A(k)^2 - A(2k) at n_i, times n_i / m, stands in for those
-    problems (their n is then above 128, where it is accurate).
+    fit_prior's (a, b). Each problem sums the overlaps j where H(j) lives
+    (_overlaps: all of 1..k for small m, a dozen or so when k^2/m is small),
+    from one beta function and one hypergeometric chance at the window's start
+    and a running product after it. Where the windows would pass MAX_TERMS in
+    all, the unbiased estimate A(k)^2 - A(2k) at n_i, times n_i / m, stands in
+    for the widest (their n is then in the hundreds or more, where it is
+    accurate).
     """
     samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
     drawn = samples if at is None else np.maximum(samples, float(at))
     a, b = correct + prior[0], samples - correct + prior[1]
-    if k <= SHARED_OVERLAPS:   # every overlap 1..k for every problem: one matrix, in chunks
-        overlaps = np.arange(1, k + 1, dtype=float)
-        variances = np.empty(samples.shape)
-        for start in range(0, samples.size, _CHUNK // (2 * k)):
-            rows = slice(start, start + _CHUNK // (2 * k))
-            weights = _log_overlap_chance(drawn[rows, None], k, overlaps[None, :])
-            variances[rows] = _averaged_by_products(a[rows], b[rows], k, weights)
-        return variances
-    # Past the budget: the unbiased estimate at n_i, scaled by n_i / m as the variance of an estimate from m
-    # samples falls (its leading term is k^2 zeta_1 / m); these problems have n_i > 2 SHARED_OVERLAPS.
-    variances = estimate_variance(samples, correct, k) * (samples / drawn)
-    budget = MAX_TERMS
-    for size in np.unique(drawn):
-        rows = np.flatnonzero(drawn == size)
-        overlaps = _overlaps(size, k)
-        if overlaps.size * rows.size > budget:
-            break
-        budget -= overlaps.size * rows.size
-        weights = _log_overlap_chance(size, k, overlaps)[None, :]
-        variances[rows] = _averaged(a[rows], b[rows], k, overlaps, weights)
+    low, high = _windows(drawn, k)
+    widths = (high - low + 1).astype(np.int64)
+    order = np.argsort(widths, kind="stable")
+    kept = order[:int(np.searchsorted(np.cumsum(widths[order]), MAX_TERMS, side="right"))]
+    variances = np.empty(samples.shape)
+    rest = np.setdiff1d(np.arange(samples.size), kept, assume_unique=True)
+    # The leading term of an m-sample estimate's variance is k^2 zeta_1 / m: scale the unbiased one from n_i.
+    variances[rest] = estimate_variance(samples[rest], correct[rest], k) * (samples[rest] / drawn[rest])
+    buckets = np.ceil(np.log2(widths[kept])).astype(np.int64)
+    for bucket in np.unique(buckets):
+        rows = kept[buckets == bucket]
+        columns = 1 << int(bucket)
+        for start in range(0, rows.size, max(1, _CHUNK // columns)):
+            chunk = rows[start:start + max(1, _CHUNK // columns)]
+            variances[chunk] = _window_sums(drawn[chunk], a[chunk], b[chunk], k, low[chunk], widths[chunk], columns)
     return variances
 
 
-def _overlaps(size, k):
-    """The overlaps j >= 1 of two k-subsets of size samples worth summing: all, or a window around k^2/size."""
-    low, high = max(1.0, 2 * k - size), float(k)
+def _windows(size, k):
+    """(first, last) overlap j >= 1 worth summing for each size (float arrays): the hypergeometric's mass."""
     fraction = k / size
-    spread = math.sqrt(k * fraction * (1 - fraction) * (size - k) / max(size - 1, 1))
+    spread = np.sqrt(k * fraction * (1 - fraction) * (size - k) / np.maximum(size - 1, 1))
     centre = k * fraction
-    low = max(low, math.floor(centre - OVERLAP_SIGMAS * spread - 50))
-    high = min(high, math.ceil(centre + OVERLAP_SIGMAS * spread + 50))
-    return np.arange(low, high + 1)
+    low = np.maximum(np.maximum(1.0, 2 * k - size), np.floor(centre - OVERLAP_SIGMAS * spread - 10))
+    high = np.minimum(float(k), np.ceil(centre + OVERLAP_SIGMAS * spread + 10))
+    return low, high
+
+
+def _window_sums(size, a, b, k, low, widths, columns):
+    """sum_j H(j) E[(1-p)^(2k-j) - (1-p)^(2k)], p ~ Beta(a, b), over j = low .. low + width - 1 per row.
+
+    From the window's start: log H(j+1) - log H(j) = log((k-j)^2 / ((j+1)(m-2k+j+1))), and with
+    g = log(1 - a/(a+b+2k-j-1)) both log E[(1-p)^(2k-j)] falls and
+    log E[(1-p)^(2k)] - log E[(1-p)^(2k-j)] rises by g each step.
+    """
+    steps = np.arange(columns, dtype=float)[None, :]
+    valid = steps < widths[:, None]
+    overlap = np.minimum(low[:, None] + steps, float(k))   # past the window: repeats of the last, masked below
+    a_, b_, size_ = a[:, None], b[:, None], size[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        chance_step = 2 * np.log(k - overlap) - np.log(overlap + 1) - np.log(size_ - 2 * k + overlap + 1)
+        moment_step = np.log1p(-a_ / (a_ + b_ + 2 * k - overlap - 1))
+    shift = np.zeros((size.size, 1))
+    log_chance = _log_overlap_chance(size, k, low)[:, None] + np.concatenate(
+        [shift, np.cumsum(chance_step[:, :-1], axis=1)], axis=1)
+    running = np.concatenate([shift, np.cumsum(moment_step[:, :-1], axis=1)], axis=1)
+    log_moment = (betaln(a, b + 2 * k - low) - betaln(a, b))[:, None] - running
+    first_gap = np.where(low == 1, np.log1p(-a / (a + b + 2 * k - 1)), betaln(a, b + 2 * k) - betaln(a, b + 2 * k - low))
+    gap = first_gap[:, None] + running
+    with np.errstate(invalid="ignore"):
+        terms = np.where(valid, np.exp(log_chance + log_moment) * -np.expm1(gap), 0.0)
+    return terms.sum(axis=1)
+
+
+def _overlaps(size, k):
+    """The overlaps j >= 1 of two k-subsets of size samples worth summing, as expected_variance sums them."""
+    low, high = _windows(np.array([float(size)]), k)
+    return np.arange(low[0], high[0] + 1)
 
 
 def _log_comb(n, r):
@@ -114,26 +144,6 @@ def _log_comb(n, r):
 def _log_overlap_chance(size, k, overlaps):
     """log H(j): the chance two random k-subsets of size samples share j of them."""
     return _log_comb(k, overlaps) + _log_comb(size - k, k - overlaps) - _log_comb(size, k)
-
-
-def _averaged_by_products(a, b, k, log_weights):
-    """_averaged for small k, with E[(1-p)^s] = prod_{i<s} (1 - a/(a+b+i)) summed as logs: every factor
-    keeps its digits however large a + b grows, where differences of beta functions would lose them."""
-    steps = np.log1p(-a[:, None] / (a[:, None] + b[:, None] + np.arange(2 * k)[None, :]))
-    moments = np.concatenate([np.zeros((a.size, 1)), np.cumsum(steps, axis=1)], axis=1)   # log E[(1-p)^s]
-    shorter = moments[:, 2 * k - 1:k - 1:-1]          # s = 2k - j for j = 1..k
-    longest = moments[:, 2 * k:]
-    terms = np.exp(log_weights + shorter) * -np.expm1(longest - shorter)
-    return terms.sum(axis=1)
-
-
-def _averaged(a, b, k, overlaps, log_weights):
-    """sum_j H(j) E[(1-p)^(2k-j) - (1-p)^(2k)] for p ~ Beta(a, b), per row (log_weights: log H, rows x j)."""
-    base = betaln(a, b)[:, None]
-    shorter = betaln(a[:, None], b[:, None] + 2 * k - overlaps[None, :])
-    longest = betaln(a, b + 2 * k)[:, None]
-    terms = np.exp(log_weights + shorter - base) * -np.expm1(longest - shorter)
-    return terms.sum(axis=1)
 
 
 def estimate_variance(num_samples, num_correct, k):

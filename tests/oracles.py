@@ -81,7 +81,7 @@ def fit_prior(counts, floor=Fraction(1, 10)):
     if len(rates) < 2 or spread == 0 or inverse >= 1:
         return floor, floor
     observed = sum((rate - mean) ** 2 for rate in rates) / (len(rates) - 1) / spread
-    correlation = min(max((observed - inverse) / (1 - inverse), Fraction(1, 10**6)), Fraction(1))
+    correlation = min(max((observed - inverse) / (1 - inverse), Fraction(1, 10**4)), Fraction(1))
     total = 1 / correlation - 1
     return max(mean * total, floor), max((1 - mean) * total, floor)
 
