@@ -23,10 +23,11 @@ Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
 
 import math
 import re
+from collections.abc import Sized
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from itertools import filterfalse
+from itertools import filterfalse, islice
 from numbers import Integral
 from operator import attrgetter
 
@@ -367,8 +368,21 @@ def _whole_numbers(problems, name, low):
     raise ValueError(f"Problem {problems[i].task_id}: {name} must be a whole number; got {values[i]!r}.")
 
 
+def too_many_ks(count, more=False):
+    """The refusal of a k list of `count` entries (repeats counted); more: at least that many were counted."""
+    return f"Too many k values ({'more than ' if more else ''}{count:{',' if more else ''}}): give at most {MAX_KS}."
+
+
 def _checked_ks(ks):
-    """The ks as a sorted list of distinct ints from 1 to MAX_N; ValueError otherwise."""
+    """The ks as a sorted list of distinct ints from 1 to MAX_N; ValueError otherwise.
+
+    The list's length, repeats included, is checked first, so that a long list is refused before any of its
+    values is looked at.
+    """
+    if not isinstance(ks, Sized):
+        ks = list(ks)
+    if len(ks) > MAX_KS:
+        raise ValueError(too_many_ks(len(ks)))
     ks = list(ks)
     for k in ks:
         if isinstance(k, bool) or not isinstance(k, Integral) or not 1 <= k <= MAX_N:
@@ -376,23 +390,27 @@ def _checked_ks(ks):
     ks = sorted({int(k) for k in ks})
     if not ks:
         raise ValueError("No k given: choose at least one, like 1, 10, 100.")
-    if len(ks) > MAX_KS:
-        raise ValueError(f"Too many k values ({len(ks)}): give at most {MAX_KS}.")
     return ks
+
+
+_K_TOKEN = re.compile(r"[^\s,;]+")
+_KS_COUNTED = 10_000   # tokens a too-long k list is counted up to before its refusal says "more than"
 
 
 def parse_ks(text):
     """The ks in a text field, sorted and distinct: '1,10,100' -> [1, 10, 100], '1, 5 10' -> [1, 5, 10].
 
-    Raises ValueError with a sentence for anything but 1 to MAX_KS whole numbers from 1 to 10^12.
+    Raises ValueError with a sentence for anything but 1 to MAX_KS whole numbers from 1 to 10^12. The
+    entries are counted first, repeats included, and only up to a bound: a field of a million "1,"s is
+    refused after reading its first few thousand, before any value is checked.
     """
-    tokens = [token for token in re.split(r"[\s,;]+", text) if token]
-    if not tokens:
+    count = sum(1 for _ in islice(_K_TOKEN.finditer(text), _KS_COUNTED + 1))
+    if not count:
         raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")
-    if len(set(tokens)) > MAX_KS:   # counted first, so that a long list costs no more than its split
-        raise ValueError(f"Too many k values ({len(set(tokens))}): give at most {MAX_KS}.")
+    if count > MAX_KS:
+        raise ValueError(too_many_ks(_KS_COUNTED, more=True) if count > _KS_COUNTED else too_many_ks(count))
     ks = set()
-    for token in tokens:
+    for token in _K_TOKEN.findall(text):
         if not re.fullmatch(r"[+-]?[0-9]+", token):
             raise ValueError(f"k must be a whole number, and {token[:40]!r} is not one; list them like 1,10,100.")
         digits = token.lstrip("+-").lstrip("0")
@@ -401,8 +419,6 @@ def parse_ks(text):
         if int(token) < 1:
             raise ValueError(f"k must be at least 1; got {int(token)}.")
         ks.add(int(token))
-    if len(ks) > MAX_KS:
-        raise ValueError(f"Too many k values ({len(ks)}): give at most {MAX_KS}.")
     return sorted(ks)
 
 

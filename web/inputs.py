@@ -4,12 +4,14 @@ pasted text), JSON bodies, and the planning fields; errors are FormatError or Va
 import io
 
 from flask import request
+from markupsafe import escape
 
 from passk import limits
-from passk.benchmark import DEFAULT_KS, parse_ks, summarize
+from passk.benchmark import DEFAULT_KS, MAX_KS, parse_ks, summarize, too_many_ks
 from passk.calculator import json_count
 from passk.formats import EmptyInput, FormatError, read_json_body
 from passk.planner import comparison_options, planning_options
+from passk.ranking import MAX_RUNS
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, rank_uploads, report_from_carried,
                           report_from_files, report_from_share)
 
@@ -22,13 +24,27 @@ PAGE_EMPTY_RUN = "Run {} is empty: paste its results or choose its file."
 API_NO_RUN = 'Run {} is missing: send the two runs as multipart file fields named "a" and "b".'
 API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
                  'task_id,n,c lines as the multipart file field "{}".')
+K_ECHOED = 200   # characters of the k field a page shows back: enough for any list it accepts
+
+
+class KField(str):
+    """The k field as typed: the whole text for parse_ks, but a page shows back only its first K_ECHOED
+    characters (Jinja escapes a value through its __html__), so a field of megabytes is not sent back."""
+
+    def __html__(self):
+        return str(escape(str.__str__(self)[:K_ECHOED]))
+
+
+def too_many_runs(count):
+    """The refusal of more runs than MAX_RUNS, said before any of them is read (passk.ranking's words)."""
+    return f"Too many runs ({count}): rank at most {MAX_RUNS} at once."
 
 
 def benchmark_form(values):
     """The benchmark form's fields as typed, with defaults; suite is "" unless one was chosen."""
     return {
         "text": values.get("text", ""),
-        "k": values.get("k") or ", ".join(map(str, DEFAULT_KS)),
+        "k": KField(values.get("k") or ", ".join(map(str, DEFAULT_KS))),
         "format": values.get("format") or "",
         "suite": values.get("suite") or "",
         "counts": values.get("counts") or "",
@@ -59,11 +75,17 @@ def report_from_page(form):
 
 
 def report_from_input(form, empty_message):
-    """A report from the uploaded files (the parts of one run), else the pasted text."""
+    """A report from the uploaded files (the parts of one run), else the pasted text.
+
+    The ks and the number of files are checked before any file is opened.
+    """
     files = [(upload.filename, reopener(upload)) for upload in request.files.getlist("file") if upload.filename]
+    if len(files) > limits.MAX_FORM_PARTS:   # the form parser refuses these first; kept for any other way in
+        raise limits.LimitError(limits.too_many_fields())
     if not files:
         files = [opener(form, "text", "file", empty_message)[::-1]]
-    return report_from_files(files, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+    ks = parse_ks(form["k"])
+    return report_from_files(files, ks, form["format"] or None, form["suite"] or "plus",
                              limited=True, suite_chosen=bool(form["suite"]))
 
 
@@ -91,18 +113,27 @@ def more_runs_given(form):
     return run_c_given(form) or any(upload.filename for upload in request.files.getlist("run"))
 
 
+def check_run_count(count):
+    """Refuse more than MAX_RUNS runs by their count alone, before any of them is read."""
+    if count > MAX_RUNS:
+        raise limits.LimitError(too_many_runs(count))
+
+
 def ranking_from_page(form):
     """Rank runs A, B and C (each pasted or a file) and the files of "More runs" (one run each).
 
     A run is named by its name field, else after its file; a pasted run without a name is "Run A", "B" or "C".
     """
+    more = [upload for upload in request.files.getlist("run") if upload.filename]
+    check_run_count(2 + run_c_given(form) + len(more))
     runs = [opener(form, f"text_{run}", f"file_{run}", PAGE_EMPTY_RUN.format(run.upper())) for run in "ab"]
     if run_c_given(form):
         runs.append(opener(form, "text_c", "file_c", PAGE_EMPTY_RUN.format("C")))
-    runs += [(reopener(upload), upload.filename) for upload in request.files.getlist("run") if upload.filename]
+    runs += [(reopener(upload), upload.filename) for upload in more]
     names = [form[f"name_{label.lower()}"].strip() or (None if filename else f"Run {label}")
              for (_, filename), label in zip(runs, "ABC")]
-    return rank_uploads([(filename, open_run) for open_run, filename in runs], parse_ks(form["k"]),
+    ks = parse_ks(form["k"])
+    return rank_uploads([(filename, open_run) for open_run, filename in runs], ks,
                         form["format"] or None, form["suite"] or "plus", names=names, limited=True,
                         suite_chosen=bool(form["suite"]))
 
@@ -131,15 +162,18 @@ def comparison_from_request(form, fields_a, fields_b, empty_message):
     """Pair run A and run B from the request's files or pasted texts; empty_message names the run with {}."""
     open_a, name_a = opener(form, *fields_a, empty_message.format("A"))
     open_b, name_b = opener(form, *fields_b, empty_message.format("B"))
-    return compare_uploads(open_a, open_b, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+    ks = parse_ks(form["k"])
+    return compare_uploads(open_a, open_b, ks, form["format"] or None, form["suite"] or "plus",
                            (name_a, name_b), limited=True, suite_chosen=bool(form["suite"]))
 
 
 def ranking_from_request(form):
     """Rank the request's "run" files, each one run, named by its "name" field (in order) or its file name."""
     uploads = request.files.getlist("run")
+    check_run_count(len(uploads))
     files = [(upload.filename or None, reopener(upload)) for upload in uploads]
-    return rank_uploads(files, parse_ks(form["k"]), form["format"] or None, form["suite"] or "plus",
+    ks = parse_ks(form["k"])
+    return rank_uploads(files, ks, form["format"] or None, form["suite"] or "plus",
                         names=request.form.getlist("name"), limited=True, suite_chosen=bool(form["suite"]))
 
 
@@ -167,6 +201,8 @@ def json_body(example, otherwise=API_NO_INPUT):
 def summary_from_json_body():
     """The API's JSON body: {"problems": [...], "k": [...]}."""
     body = json_body('{"problems": [...], "k": [1, 10]}')
+    if isinstance(body, dict) and isinstance(body.get("k"), list) and len(body["k"]) > MAX_KS:
+        raise FormatError(too_many_ks(len(body["k"])))   # by the list's length, before any value or problem is read
     try:
         parsed = read_json_body(body, limits.MAX_PROBLEMS)
     except EmptyInput:
