@@ -2,7 +2,7 @@
 
 import hashlib
 import os
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from flask import (Flask, Response, current_app, jsonify, redirect, render_template, request, send_from_directory,
                    url_for)
@@ -251,6 +251,25 @@ def create_app(config=None):
             response.cache_control.immutable = True
         return response
 
+    known_parameters = {**{endpoint: FIELDS for endpoint in ("index", "api_pass_at_k")},
+                        "embed": FIELDS + ("theme",), "benchmark": _names_read(benchmark_form),
+                        "compare_page": _names_read(compare_form), "static": ("v",), "favicon": ()}
+
+    @app.before_request
+    def drop_unknown_parameters():
+        """A cacheable address with a parameter its page never reads redirects to the address without it.
+
+        nginx keeps an answer per address (deploy/nginx.conf), so ?x=1, ?x=2, ... would
+        each be one more entry, holding whatever the client wrote. The address
+        redirected to keeps the known parameters, every value of each, in one order.
+        """
+        known = known_parameters.get(request.endpoint)
+        if request.method not in ("GET", "HEAD") or known is None or set(request.args) <= set(known):
+            return None
+        pairs = [(name, value) for name in known for value in request.args.getlist(name)]
+        location = quote(request.script_root + request.path) + ("?" + urlencode(pairs) if pairs else "")
+        return redirect(location, 308)
+
     app.before_request(whole_body_within_limit)
     app.register_error_handler(HTTPException, _http_error)
     app.after_request(_security_headers)
@@ -273,6 +292,30 @@ def trusted_hosts(allowed=None, public_url=None):
     if public_url:
         hosts.append(urlsplit(public_url).hostname)
     return hosts
+
+
+class _NameRecorder(dict):
+    """An empty form whose reader's questions are written down: the names a form reads, in its order."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def get(self, name, default=None):
+        if name not in self.names:
+            self.names.append(name)
+        return default
+
+    def getlist(self, name, type=None):
+        self.get(name)
+        return []
+
+
+def _names_read(form_reader):
+    """The parameter names form_reader (benchmark_form, compare_form) looks up, in the order it does."""
+    recorder = _NameRecorder()
+    form_reader(recorder)
+    return tuple(recorder.names)
 
 
 def embed_snippet(src):

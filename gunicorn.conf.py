@@ -28,6 +28,33 @@ graceful_timeout = 30
 limit_request_line = 0
 limit_request_field_size = 16384
 
+# Forwarded headers are honoured from nginx alone. gunicorn trusts whatever
+# reaches it through the unix socket run.sh binds (only nginx connects there),
+# and nginx replaces X-Forwarded-Proto with the scheme of its own connection
+# and drops the other scheme headers a client might send (deploy/nginx.conf).
+# No TCP peer is trusted unless PASSK_FORWARDED_ALLOW_IPS names it, and no
+# header may rewrite the script name or path.
+forwarded_allow_ips = os.environ.get("PASSK_FORWARDED_ALLOW_IPS", "")
+secure_scheme_headers = {"X-FORWARDED-PROTO": "https"}
+forwarder_headers = ""
+
+
+def post_request(worker, req, environ, resp):
+    """Read the rest of a body the app refused without reading (a 413 from its Content-Length).
+
+    nginx has the whole body already and is still writing it to the socket; closing a
+    unix socket with unread bytes makes nginx's read of the answer fail (ECONNRESET), and
+    the client gets nginx's 503 instead of the app's 413. nginx stops writing (and the
+    read ends) as soon as it has the whole answer, and never sends more than its
+    client_max_body_size.
+    """
+    body = environ.get("wsgi.input")
+    try:
+        while body is not None and body.read(1 << 20):
+            pass
+    except Exception:   # nginx closed first: nothing left to read
+        pass
+
 
 class QuietLogger(Logger):
     """gunicorn's error log without the client's address, request line or URI."""
