@@ -196,9 +196,6 @@ def test_1001_file_parts_are_refused_having_read_no_further_than_the_1001st(app,
     assert body.consumed <= len(parts) + READ_AHEAD and not work
 
 
-@pytest.mark.xfail(strict=True, reason="web/guards.py's PartCounter starts at -1 for a closing delimiter it has not "
-                                       "read yet, so a streamed body refused at its 1,001st part is told the "
-                                       "field-size sentence instead of the part-count one")
 def test_1001_streamed_file_parts_are_told_the_part_limit(app):
     request, _, _ = streamed_1001_file_parts()
     response = send(app, request)

@@ -48,7 +48,8 @@ class FormParser(FormDataParser):
         except RequestEntityTooLarge:
             if counter.over_size:
                 raise
-            too_many = self.max_form_parts is not None and counter.parts > self.max_form_parts
+            # The refusal comes as the part past the limit starts: its delimiter is read, the closing one not yet.
+            too_many = self.max_form_parts is not None and counter.parts >= self.max_form_parts
             raise RequestEntityTooLarge(limits.too_many_fields() if too_many else limits.field_too_large()) from None
         finally:
             self.stream_factory = make_file
