@@ -612,7 +612,7 @@ P (1 + (P mean|d| / 0.25)^2) trials) binds: P = 30, n = 200, k = 1, the same
 rates in both runs, covers {percent(small_null['new']['coverage'])}. At P = 10
 it covers {span(ten['paired'])} (old {span(ten['paired'], 'old')}); when run A
 is better, {span(better10)} (old {span(better10, 'old')}), and under the null
-{span(nulls10)}. For a few days (commit 5fa7885) passk gave up to 20 paired
+{span(nulls10)}. In commit 5fa7885, an hour earlier, passk gave up to 20 paired
 problems the exact sign-flip test's inversion instead: exact for the null, but
 it assumes the differences symmetric about their mean, and when run A was
 better on a few problems it covered 0-90% in this grid (a point or nearly one
