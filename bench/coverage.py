@@ -605,7 +605,7 @@ At P ≥ 30 it never falls below 93% (lowest
 {percent(min(row['new']['coverage'] for row in big['paired']))}; old
 {percent(min(row['old']['coverage'] for row in big['paired']))}) but covers more
 than 97% in {len(over_paired)} of {len(big['paired'])} scenarios. Where most
-problems differ by nothing (the mixtures, k = n) it keeps about ±3.7/P, the
+problems differ by nothing (the mixtures, k = n) it keeps about ±3/P, the
 rule of three, while the truth is 0 or a few thousandths; and where the
 differences are small but spread, its boundary cap (at most
 P (1 + (P mean|d| / 0.25)^2) trials) binds: P = 30, n = 200, k = 1, the same

@@ -31,7 +31,7 @@ boundary); it is continuous in the data.
   2008, Computational Statistics & Data Analysis 52:5; Newcombe 1998,
   Statistics in Medicine 17:2635) with the trinomial's correlation. When few
   problems differ between the runs it stays as wide as their number warrants
-  (all d_i = 0 give about +-3.7/P, the rule of three), where mean +- t SE gives
+  (all d_i = 0 give about +-3/P, the rule of three), where mean +- t SE gives
   nothing or a point. Its p-value is the level at which the interval touches 0,
   so the two never disagree.
 """
