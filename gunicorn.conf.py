@@ -3,7 +3,9 @@
 gunicorn's sync workers serve one request at a time, so they sit behind nginx
 (deploy/nginx.conf), which reads whole requests and takes whole answers before
 a worker is involved: a slow client can hold a connection, never a worker.
-run.sh binds the workers to a unix socket only nginx uses.
+run.sh starts this configuration twice, as two pools on unix sockets only nginx
+uses: one for uploads (the benchmark and compare POSTs) and one for everything
+else, so heavy work never takes the workers pages need (issue 15 §4).
 """
 
 import os
@@ -15,6 +17,8 @@ from passk.quietlog import describe
 
 # The work is CPU-bound arithmetic and file parsing: the usual 2 x cores + 1
 # sync workers, counting only the cores this process may run on (containers).
+# run.sh counts them so too, then sets WEB_CONCURRENCY for each pool: half of
+# them (at least one) for uploads, the rest (at least one) for the pages.
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * len(os.sched_getaffinity(0)) + 1))
 worker_class = "sync"
 

@@ -92,7 +92,7 @@ class ProductionStack:
         return self._log.read().decode("utf-8", "replace")
 
     def worker_pids(self):
-        """The gunicorn workers' process ids (children of the gunicorn master)."""
+        """The gunicorn workers' process ids (children of the gunicorn masters: the page and upload pools)."""
         pids = []
         for master in _children(self.process.pid):
             if b"gunicorn" in Path(f"/proc/{master}/cmdline").read_bytes():
