@@ -5,7 +5,7 @@
 #   docker compose -f deploy/compose.yaml up --build    # two replicas behind HAProxy, :8080
 #
 # Stateless: run as many replicas as needed behind any load balancer.
-#   WEB_CONCURRENCY      gunicorn workers per container (default 2 x cores + 1)
+#   WEB_CONCURRENCY      gunicorn workers per container, split between the page and upload pools (default 2 x cores + 1)
 #   PASSK_PUBLIC_URL     the address share links and the embed snippet name,
 #                        e.g. https://passk.example.org behind a TLS proxy
 #   PASSK_ALLOWED_HOSTS  Host names answered (comma list; default localhost,
