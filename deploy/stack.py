@@ -8,6 +8,7 @@ runs it, on a free port of 127.0.0.1. Its standard error (gunicorn's and
 nginx's logs) is kept in `stack.log()` so tests can check what was logged.
 """
 
+import http.client
 import os
 import shutil
 import signal
@@ -85,6 +86,16 @@ class ProductionStack:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+
+    def request(self, method, path, body=None, headers=None, timeout=60):
+        """(status, headers with lower-case names, body) of one request on a fresh connection."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        finally:
+            connection.close()
 
     def log(self):
         """Everything gunicorn and nginx wrote so far."""

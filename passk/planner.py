@@ -55,7 +55,8 @@ from passk.benchmark import CONFIDENCE, compare
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k
 from passk.intervals import fixed_interval, population_interval
 from passk.stats import t_quantile
-from passk.variance import SHARED_OVERLAPS, _log_overlap_chance, _overlaps, expected_variance, fit_prior
+from passk.variance import (SHARED_OVERLAPS, expected_variance, fit_prior, log_overlap_chance,
+                            overlaps_worth_summing)
 
 DEFAULT_TARGET = 0.01     # ± 1 point
 POWER = 0.8
@@ -95,7 +96,7 @@ class _Noise:
         size and are kept, so that each further size the search tries costs k terms, not a pass over the
         problems (nor does it reach expected_variance's term budget, past which it keeps the variance at n_i).
         """
-        overlaps = np.arange(1.0, k + 1) if k <= SHARED_OVERLAPS else _overlaps(float(size), k)
+        overlaps = np.arange(1.0, k + 1) if k <= SHARED_OVERLAPS else overlaps_worth_summing(float(size), k)
         misses = self._misses.setdefault(k, {})
         missing = [j for j in overlaps.tolist() if j not in misses]
         if missing:
@@ -104,7 +105,7 @@ class _Noise:
             for j in missing:
                 shorter = betaln(a, b + 2 * k - j)
                 misses[j] = float(np.dot(self.weights, np.exp(shorter - base) * -np.expm1(longest - shorter)))
-        chances = np.exp(_log_overlap_chance(float(size), k, overlaps))
+        chances = np.exp(log_overlap_chance(float(size), k, overlaps))
         return math.fsum(chances * np.array([misses[j] for j in overlaps.tolist()]))
 
     def mean(self, k):

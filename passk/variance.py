@@ -66,7 +66,7 @@ def expected_variance(samples, correct, k, prior, at=None):
 
     Problems are given by samples n_i and correct c_i (n_i >= 2k); prior is
     fit_prior's (a, b). Each problem sums the overlaps j where H(j) lives
-    (_overlaps: all of 1..k for small m, a dozen or so when k^2/m is small),
+    (overlaps_worth_summing: all of 1..k for small m, a dozen or so when k^2/m is small),
     from one beta function and one hypergeometric chance at the window's start
     and a running product after it. Where the windows would pass MAX_TERMS in
     all, the unbiased estimate A(k)^2 - A(2k) at n_i, times n_i / m, stands in
@@ -119,7 +119,7 @@ def _window_sums(size, a, b, k, low, widths, columns):
         chance_step = 2 * np.log(k - overlap) - np.log(overlap + 1) - np.log(size_ - 2 * k + overlap + 1)
         moment_step = np.log1p(-a_ / (a_ + b_ + 2 * k - overlap - 1))
     shift = np.zeros((size.size, 1))
-    log_chance = _log_overlap_chance(size, k, low)[:, None] + np.concatenate(
+    log_chance = log_overlap_chance(size, k, low)[:, None] + np.concatenate(
         [shift, np.cumsum(chance_step[:, :-1], axis=1)], axis=1)
     running = np.concatenate([shift, np.cumsum(moment_step[:, :-1], axis=1)], axis=1)
     log_moment = (betaln(a, b + 2 * k - low) - betaln(a, b))[:, None] - running
@@ -130,7 +130,7 @@ def _window_sums(size, a, b, k, low, widths, columns):
     return terms.sum(axis=1)
 
 
-def _overlaps(size, k):
+def overlaps_worth_summing(size, k):
     """The overlaps j >= 1 of two k-subsets of size samples worth summing, as expected_variance sums them."""
     low, high = _windows(np.array([float(size)]), k)
     return np.arange(low[0], high[0] + 1)
@@ -141,7 +141,7 @@ def _log_comb(n, r):
     return -np.log1p(n) - betaln(n - r + 1, r + 1)
 
 
-def _log_overlap_chance(size, k, overlaps):
+def log_overlap_chance(size, k, overlaps):
     """log H(j): the chance two random k-subsets of size samples share j of them."""
     return _log_comb(k, overlaps) + _log_comb(size - k, k - overlaps) - _log_comb(size, k)
 

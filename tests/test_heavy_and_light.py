@@ -33,17 +33,6 @@ BIG_BENCHMARK = json.dumps({
 }).encode()
 
 
-def send(stack, method, path, body=None, headers=None, timeout=60):
-    """(status, headers with lower-case names, body) through a fresh http.client connection."""
-    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=timeout)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
-
-
 class Uploads:
     """HEAVY uploads started together (a barrier); `sent` counts those whose body nginx has whole."""
 
@@ -92,7 +81,7 @@ def test_pages_and_the_single_problem_api_are_answered_while_uploads_run(stack):
     uploads = Uploads(stack, "/api/v1/benchmark", BIG_BENCHMARK, "application/json")
     light, unfinished = [], []
     for path in itertools.islice(LIGHT_ADDRESSES, 6):
-        status, _, body = send(stack, "GET", path)
+        status, _, body = stack.request("GET", path)
         light.append((path, status, body[:200]))
         unfinished.append(uploads.unfinished())
     uploads.join()
@@ -119,7 +108,7 @@ def test_page_uploads_and_comparisons_take_the_upload_pool_too(stack):
     uploads = Uploads(stack, "/benchmark", form, "application/x-www-form-urlencoded")
     statuses, unfinished = [], []
     for path in itertools.islice(LIGHT_ADDRESSES, 4):
-        statuses.append(send(stack, "GET", path)[0])
+        statuses.append(stack.request("GET", path)[0])
         unfinished.append(uploads.unfinished())
     uploads.join()
     assert statuses == [200] * 4
@@ -132,7 +121,7 @@ def test_light_posts_stay_in_the_page_pool(stack):
     answers = []
 
     def light_post():
-        answers.append(send(stack, "POST", "/api/v1/pass-at-k", b'{"n": 10, "c": 3, "k": 5}',
+        answers.append(stack.request("POST", "/api/v1/pass-at-k", b'{"n": 10, "c": 3, "k": 5}',
                             {"Content-Type": "application/json"})[0])
 
     threads = [threading.Thread(target=light_post) for _ in range(8)]
@@ -148,5 +137,5 @@ def test_both_pools_run_and_stop_with_the_stack(stack):
     masters = [pid for pid in _children(stack.process.pid) if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(masters) == 2
     assert [len(_children(master)) for master in masters] == [1, 1]
-    status, _, body = send(stack, "POST", "/api/v1/compare", b"", {"Content-Type": "application/x-www-form-urlencoded"})
+    status, _, body = stack.request("POST", "/api/v1/compare", b"", {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 400 and "error" in json.loads(body)   # the app's own answer, through the upload pool

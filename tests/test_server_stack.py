@@ -49,13 +49,7 @@ def _complete(answer):
 
 def get(stack, path, headers=None, timeout=60):
     """(status, headers, body) of a GET through a fresh http.client connection."""
-    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=timeout)
-    try:
-        connection.request("GET", path, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
+    return stack.request("GET", path, headers=headers, timeout=timeout)
 
 
 # raw request, expected status, JSON answer expected (else HTML)

@@ -7,7 +7,6 @@ HTTP/0.9 request line gets no headless answer. Timeouts here only keep a stuck
 stack from hanging the suite; nothing is timed.
 """
 
-import http.client
 import json
 import re
 import socket
@@ -24,19 +23,8 @@ pytestmark = pytest.mark.skipif(
     reason="the production stack needs nginx; scripts/test.sh installs it")
 
 
-def request(stack, method, path, body=None, headers=None, timeout=60):
-    """(status, headers with lower-case names, body) of one request on a fresh connection."""
-    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=timeout)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
-
-
 def get(stack, path, headers=None):
-    return request(stack, "GET", path, headers=headers)
+    return stack.request("GET", path, headers=headers)
 
 
 def until_hit(stack, path, headers=None, tries=50):
@@ -156,7 +144,7 @@ OVERSIZED = [
 
 @pytest.mark.parametrize("path, content_type, body, limit", OVERSIZED)
 def test_an_oversized_body_always_gets_the_413_sentence_never_503(stack, path, content_type, body, limit):
-    answers = [request(stack, "POST", path, body=body, headers={"Content-Type": content_type}) for _ in range(10)]
+    answers = [stack.request("POST", path, body=body, headers={"Content-Type": content_type}) for _ in range(10)]
     assert [status for status, _, _ in answers] == [413] * 10
     for _, headers, answer in answers:
         assert headers["content-type"].startswith("application/json")
