@@ -229,11 +229,14 @@ def fresh_addresses(template):
 
 
 def routes(args):
-    """{route: (request bytes or a function making them, requests per round)}, /healthz first."""
+    """{route: (request bytes or a function making them, requests per round)}, /healthz first.
+
+    A route given no requests (--uploads 1 leaves compare none) is left out.
+    """
     run_a, run_b = humaneval_results(make_humaneval.SEED), humaneval_results(make_humaneval.SEED + 1)
     upload = multipart({"k": "1,10"}, {"file": ("samples.jsonl_results.jsonl", run_a)})
     compare = multipart({"k": "1,10"}, {"a": ("a_results.jsonl", run_a), "b": ("b_results.jsonl", run_b)})
-    return {
+    every = {
         "/healthz": (http_request("GET", "/healthz"), args.requests),
         "static file": (http_request("GET", "/static/style.css"), args.requests),
         "/": (http_request("GET", "/?n=200&c=57&k=10"), args.requests),
@@ -243,12 +246,21 @@ def routes(args):
         "api benchmark": (http_request("POST", "/api/v1/benchmark", *upload), args.uploads),
         "api compare": (http_request("POST", "/api/v1/compare", *compare), args.uploads // 2),
     }
+    return {route: (request, count) for route, (request, count) in every.items() if count > 0}
+
+
+def p50_p99(latencies):
+    """The median and 99th percentile of some latencies; one latency is both (quantiles needs two)."""
+    if len(latencies) < 2:
+        return latencies[0], latencies[0]
+    percentiles = statistics.quantiles(latencies, n=100)
+    return percentiles[49], percentiles[98]
 
 
 def print_phase(phase, ceiling):
-    percentiles = statistics.quantiles(phase.latencies, n=100)
+    p50, p99 = p50_p99(phase.latencies)
     print(f"  {phase.route:<16} {sum(phase.statuses.values()):>5} {phase.errors:>4} {phase.rate:>7.1f} "
-          f"{percentiles[49] * 1e3:>6.1f} {percentiles[98] * 1e3:>6.1f} {phase.rate / ceiling:>6.2f} "
+          f"{p50 * 1e3:>6.1f} {p99 * 1e3:>6.1f} {phase.rate / ceiling:>6.2f} "
           f"{phase.stack_cpu_per_request * 1e3:>7.2f} {phase.client_cpu / phase.seconds:>6.2f} "
           f"{phase.stack_cpu / phase.seconds:>6.2f}", flush=True)
 
@@ -262,19 +274,22 @@ def print_summary(rounds):
           f"{'CPU share':>17} {'p50 ms':>7} {'p99 ms':>7}")
     for route in rounds[0]:
         phases = [each[route] for each in rounds]
-        latencies = statistics.quantiles([latency for phase in phases for latency in phase.latencies], n=100)
+        p50, p99 = p50_p99([latency for phase in phases for latency in phase.latencies])
         by_rate = [each[route].rate / each["/healthz"].rate for each in rounds]
         by_static = [each[route].rate / each["static file"].rate for each in rounds]
-        by_cpu = [each["/healthz"].stack_cpu_per_request / each[route].stack_cpu_per_request for each in rounds]
+        by_cpu = [each["/healthz"].stack_cpu_per_request / each[route].stack_cpu_per_request for each in rounds
+                  if each[route].stack_cpu > 0]   # a short phase may end within one clock tick
         goal = GOALS.get(route)
         verdict = f"  goal >= {goal}: {'met' if statistics.median(by_rate) >= goal else 'MISSED'}" if goal else ""
         print(f"  {route:<16} {sum(len(phase.latencies) for phase in phases):>6} "
               f"{sum(phase.errors for phase in phases):>4} {_spread([phase.rate for phase in phases], 0):>20} "
               f"{_spread(by_rate):>17} {_spread(by_static):>17} {_spread(by_cpu):>17} "
-              f"{latencies[49] * 1e3:>7.1f} {latencies[98] * 1e3:>7.1f}{verdict}")
+              f"{p50 * 1e3:>7.1f} {p99 * 1e3:>7.1f}{verdict}")
 
 
 def _spread(values, digits=2):
+    if not values:
+        return "—"
     return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
 
 
