@@ -39,8 +39,7 @@ boundary); it is continuous in the data.
 import math
 from statistics import NormalDist
 
-from scipy.optimize import brentq
-from scipy.special import betainc
+from scipy.special import betainc, betaln
 
 from passk.stats import t_quantile
 
@@ -74,29 +73,86 @@ def _midp_ends(passes, trials, tail):
 
 def _midp_lower(passes, trials, tail):
     """The mid-p lower end for passes of trials at one-sided level tail (0 when nothing passed)."""
+    return _midp_lower_and_slope(passes, trials, tail)[0]
+
+
+def _midp_lower_and_slope(passes, trials, tail):
+    """(the mid-p lower end L, dL / d log tail): passes of trials at one-sided level tail."""
     if passes <= 0:
-        return 0.0
+        return 0.0, 0.0
     fails = trials - passes
-
-    def excess(rate):   # P(X >= x) and P(X >= x + 1) at this rate, averaged, minus the tail
-        beyond = betainc(passes + 1, fails, rate) if fails > 0 else 0.0
-        return 0.5 * (betainc(passes, fails + 1, rate) + beyond) - tail
-
-    # Solved for log(rate), where the tail is smooth however small the end (a few hundredths of a
-    # trial put it near 1e-250); an end below the smallest normal double is 0. The Wilson end at the
-    # same level brackets the root closely for all but the smallest counts, saving most steps.
-    if excess(_TINY) >= 0:
-        return 0.0
-    if excess(1.0) <= 0:   # rounding at the top: the whole interval sits at 1
-        return 1.0
-    low, high = math.log(_TINY), 0.0
+    if (1.0 if fails > 0 else 0.5) <= tail:   # the whole tail at rate 1 is within the level: the end sits at 1
+        return 1.0, 0.0
+    # Solved for log(rate), where the tail is smooth however small the end (a few hundredths of a trial put it
+    # near 1e-250), from Wilson's end at the same level. An end below the smallest normal double is 0.
+    tail_at, log_tail = _UpperTail(passes, fails), math.log(tail)
     guess = _wilson_lower(passes, trials, tail)
-    if guess > _TINY:
-        near = (max(low, math.log(guess) - 1.0), min(high, math.log(guess) + 1.0))
-        if excess(math.exp(near[0])) < 0 < excess(math.exp(near[1])):
-            low, high = near
-    return math.exp(brentq(lambda log_rate: excess(math.exp(log_rate)), low, high,
-                           xtol=1e-15, rtol=4 * 2.0**-52, maxiter=500))
+    low = math.log(_TINY)
+    log_rate, slope, _ = _newton_root(lambda log_rate: tail_at.log_excess(log_rate, log_tail),
+                                      math.log(guess) if guess > _TINY else low / 2, low, 0.0, _LOG_RATE_TOLERANCE)
+    if log_rate <= low * (1 - _LOG_RATE_TOLERANCE) and tail_at.tail(_TINY) >= tail:
+        return 0.0, 0.0
+    end = math.exp(log_rate)
+    return end, end / slope if slope > 0 else 0.0
+
+
+_MOST_STEPS = 200
+_LOG_RATE_TOLERANCE = 1e-15   # relative, in log(rate): the ends to their last digit or two
+_LOG_LEVEL_TOLERANCE = 1e-12  # relative, in log(level): the p-value to about 1e-11
+_HALF = math.log(0.5)
+
+
+def _newton_root(function, start, low, high, tolerance):
+    """(x, slope there, crossed) where an increasing function(x) -> (value, slope) reaches 0 in [low, high].
+
+    Newton's method from start; a step that would leave the bracket known so far halves it instead, so it
+    cannot wander. It stops when a step or the bracket is within tolerance (relative, at least absolute).
+    crossed: whether values of both signs were seen (else the caller may check the ends).
+    """
+    point, slope, signs = start, math.nan, set()
+    for _ in range(_MOST_STEPS):
+        value, slope = function(point)
+        if value == 0:
+            return point, slope, True
+        signs.add(value > 0)
+        low, high = (point, high) if value < 0 else (low, point)
+        step = -value / slope if slope > 0 else math.inf
+        if abs(step) <= tolerance * max(1.0, abs(point)):
+            return point + step, slope, len(signs) == 2
+        point = point + step if low < point + step < high else 0.5 * (low + high)
+        if high - low <= tolerance * max(1.0, abs(point)):
+            break
+    return point, slope, len(signs) == 2
+
+
+class _UpperTail:
+    """The mid-p upper tail P(X > x) + P(X = x) / 2 of passes x of x + fails trials, as a function of the rate.
+
+    It is 0.5 (I_r(x, fails + 1) + I_r(x + 1, fails)), I the regularized incomplete beta function (the
+    second term 0 when fails = 0); its derivative in the rate, 0.5 r^(x-1) (1-r)^(fails-1) (1 - r + r fails
+    / x) ... over B(x, fails + 1), needs one beta function for all rates.
+    """
+
+    def __init__(self, passes, fails):
+        self.passes, self.fails = passes, fails
+        self.log_beta = float(betaln(passes, fails + 1))
+
+    def tail(self, rate):
+        beyond = betainc(self.passes + 1, self.fails, rate) if self.fails > 0 else 0.0
+        return 0.5 * float(betainc(self.passes, self.fails + 1, rate) + beyond)
+
+    def log_excess(self, log_rate, log_tail):
+        """(log tail(r) - log_tail, its derivative in log r) at r = e^log_rate."""
+        rate = math.exp(log_rate)
+        upper = self.tail(rate)
+        if upper <= 0:
+            return -math.inf, math.nan
+        if rate >= 1:
+            return math.log(upper) - log_tail, math.nan
+        passes, fails = self.passes, self.fails
+        log_density = passes * log_rate + fails * math.log1p(-rate) - self.log_beta   # r x' of I_r(x, f+1)
+        density = 0.5 * math.exp(log_density) * (1 + rate * fails / ((1 - rate) * passes))
+        return math.log(upper) - log_tail, density / upper
 
 
 def _wilson_lower(passes, trials, tail):
@@ -190,23 +246,38 @@ class PairedDifference:
         """The two-sided p-value: 1 - the confidence at which the interval's nearer end reaches 0."""
         if self.mean == 0:
             return 1.0
-        end = self._low if self.mean > 0 else self._high
-
-        def beyond_zero(log_level):   # > 0 while the interval at confidence 1 - e^log_level leaves 0 out
-            value = end(math.exp(log_level) / 2)
-            return value if self.mean > 0 else -value
-
         low, high = math.log(1e-300), math.log(1 - 1e-12)
-        # The normal approximation's p-value brackets the root closely: a few steps instead of dozens.
+        # Newton's method in log(level) from the normal approximation's p-value: a few steps.
         guess = math.erfc(abs(self.mean) / math.sqrt(2 * max(self.up + self.down - self.mean**2, 1e-300) / self.trials))
-        near = (max(low, math.log(max(guess, 1e-300)) - 7), min(high, math.log(max(guess, 1e-300)) + 7))
-        if near[0] < near[1] and beyond_zero(near[0]) <= 0 < beyond_zero(near[1]):
-            low, high = near
-        elif beyond_zero(high) <= 0:
+        start = min(max(math.log(max(guess, 1e-300)), low), high)
+        log_level, _, crossed = _newton_root(self._beyond_zero, start, low, high, _LOG_LEVEL_TOLERANCE)
+        # Seen from one side only, 0 may stay inside the interval at every level, or outside it; and near level 1
+        # the nearer end can touch 0 and turn back (when one share is 0): then 0 is inside at level 1, p = 1.
+        if (log_level > _HALF or not crossed and log_level > start) and self._beyond_zero(high)[0] <= 0:
             return 1.0
-        elif beyond_zero(low) > 0:
+        if not crossed and log_level < start and self._beyond_zero(low)[0] > 0:
             return 0.0
-        return math.exp(brentq(beyond_zero, low, high, xtol=1e-9, rtol=1e-10))
+        return math.exp(log_level)
+
+    def _beyond_zero(self, log_level):
+        """(how far the nearer end of the interval at confidence 1 - e^log_level is from 0, its slope in log_level).
+
+        The end is mean -+ the MOVER half-width toward 0 of two parts, each a share minus a mid-p lower end:
+        q+ and 1 - q- for the low end, 1 - q+ and q- for the high end.
+        """
+        tail = math.exp(log_level) / 2
+        shares = (self.up, 1 - self.down) if self.mean > 0 else (1 - self.up, self.down)
+        (first, first_slope), (second, second_slope) = (
+            _midp_lower_and_slope(share * self.trials, self.trials, tail) for share in shares)
+        if self.mean > 0:
+            first, second = self.up - first, (1.0 - second) - self.down
+        else:
+            first, second = (1.0 - first) - self.up, self.down - second
+        width = self._recovered(first, second)
+        if width <= 0:
+            return abs(self.mean), math.nan
+        rho = self.correlation
+        return abs(self.mean) - width, ((first - rho * second) * first_slope + (second - rho * first) * second_slope) / width
 
 
 # Where the simulated coverage of docs/coverage.md (bench/coverage.py, seed 20261124, 2,000 draws a scenario)
