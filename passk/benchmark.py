@@ -197,6 +197,9 @@ def _k_result(problems, samples, pairs, pair_values, k, prior, fractions=None):
 def _shape(pairs, pair_values, mean):
     """(skewness, share of values strictly between 0 and 1) of the per-problem values (0 skew without spread)."""
     deviations = pair_values - mean
+    largest = float(np.max(np.abs(deviations))) if deviations.size else 0.0
+    if largest > 0:   # skewness does not depend on the scale; values near 1e-160 would underflow its moments
+        deviations = deviations / largest
     second = float(np.sum(pairs.weights * deviations**2))
     third = float(np.sum(pairs.weights * deviations**3))
     count = float(np.sum(pairs.weights))

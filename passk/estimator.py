@@ -56,19 +56,25 @@ def _stirling_remainder(x):
 
 
 def _log_complement_short(n, c, k):
-    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms."""
+    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms, one vectorised step per term
+    (a step over the problems still summing, not a problems x terms matrix: memory follows the problems)."""
     m, big = np.minimum(c, k), np.maximum(c, k)
-    j = np.arange(int(m.max()), dtype=float)
-    denominator = n[:, None] - j                      # n - j, exact in float below 2**53
-    numerator = denominator - big[:, None]            # n - j - max(c, k), exact too
-    used = j < m[:, None]
-    ratio = np.where(used, numerator / np.where(used, denominator, 1.0), 1.0)
-    # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term
-    # (the log only where it is picked, which halves the cost when n is large).
-    with np.errstate(divide="ignore"):
-        terms = np.log1p(-big[:, None] / np.where(used, denominator, np.inf))
-        np.log(ratio, out=terms, where=ratio < 0.5)
-    return np.sum(np.where(used, terms, 0.0), axis=1)
+    order = np.argsort(m, kind="stable")        # the rows still summing at step j are then a suffix
+    n, m, big = n[order], m[order], big[order]
+    total = np.zeros(n.shape)
+    for j in range(int(m[-1]) if m.size else 0):
+        rows = slice(int(np.searchsorted(m, j, side="right")), None)
+        denominator = n[rows] - j                  # n - j, exact in float below 2**53
+        ratio = (denominator - big[rows]) / denominator
+        # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term
+        # (the log only where it is picked, which halves the cost when n is large).
+        with np.errstate(divide="ignore"):
+            terms = np.log1p(-big[rows] / denominator)
+            np.log(ratio, out=terms, where=ratio < 0.5)
+        total[rows] += terms
+    result = np.empty(n.shape)
+    result[order] = total
+    return result
 
 
 def _log_complement_stirling(n, c, k):

@@ -100,13 +100,27 @@ class _Noise:
         misses = self._misses.setdefault(k, {})
         missing = [j for j in overlaps.tolist() if j not in misses]
         if missing:
-            a, b = self.correct + self.prior[0], self.samples - self.correct + self.prior[1]
-            base, longest = betaln(a, b), betaln(a, b + 2 * k)
-            for j in missing:
-                shorter = betaln(a, b + 2 * k - j)
-                misses[j] = float(np.dot(self.weights, np.exp(shorter - base) * -np.expm1(longest - shorter)))
+            self._add_misses(misses, k, missing)
         chances = np.exp(log_overlap_chance(float(size), k, overlaps))
         return math.fsum(chances * np.array([misses[j] for j in overlaps.tolist()]))
+
+    def _add_misses(self, misses, k, overlaps):
+        """misses[j] = sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)] for the overlaps j given (ascending).
+
+        With B(a, b + 2k - j) = e^shorter: e^(shorter - base) (1 - e^(longest - shorter)), longest - shorter
+        kept as a running sum of log(1 - a / (a + b + 2k - j)) along consecutive j (one log1p a step, not a
+        beta function), started from beta functions where the overlaps skip.
+        """
+        a, b = self.correct + self.prior[0], self.samples - self.correct + self.prior[1]
+        base, longest = betaln(a, b), betaln(a, b + 2 * k)
+        gap, previous = None, None
+        for j in overlaps:
+            if previous is not None and j == previous + 1:
+                gap = gap + np.log1p(-a / (a + b + 2 * k - j))
+            else:
+                gap = longest - betaln(a, b + 2 * k - j)
+            misses[j] = float(np.dot(self.weights, np.exp(longest - gap - base) * -np.expm1(gap)))
+            previous = j
 
     def mean(self, k):
         """The mean of the problems' pass@k estimates."""

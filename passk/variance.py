@@ -84,14 +84,21 @@ def expected_variance(samples, correct, k, prior, at=None):
     rest = np.setdiff1d(np.arange(samples.size), kept, assume_unique=True)
     # The leading term of an m-sample estimate's variance is k^2 zeta_1 / m: scale the unbiased one from n_i.
     variances[rest] = estimate_variance(samples[rest], correct[rest], k) * (samples[rest] / drawn[rest])
-    buckets = np.ceil(np.log2(widths[kept])).astype(np.int64)
-    for bucket in np.unique(buckets):
-        rows = kept[buckets == bucket]
-        columns = 1 << int(bucket)
+    # Rows of about the same width share a matrix: widths rounded up to 8 columns to 1.25 times (few matrices,
+    # little masked past the windows).
+    buckets = _columns(widths[kept])
+    for columns in np.unique(buckets).tolist():
+        rows = kept[buckets == columns]
         for start in range(0, rows.size, max(1, _CHUNK // columns)):
             chunk = rows[start:start + max(1, _CHUNK // columns)]
             variances[chunk] = _window_sums(drawn[chunk], a[chunk], b[chunk], k, low[chunk], widths[chunk], columns)
     return variances
+
+
+def _columns(widths):
+    """Each width rounded up to a matrix's columns: a multiple of 8 with at most a quarter more than the width."""
+    grain = np.left_shift(1, np.maximum(3, np.floor(np.log2(np.maximum(widths, 1) / 4))).astype(np.int64))
+    return -(-widths // grain) * grain
 
 
 def _windows(size, k):
@@ -116,18 +123,41 @@ def _window_sums(size, a, b, k, low, widths, columns):
     overlap = np.minimum(low[:, None] + steps, float(k))   # past the window: repeats of the last, masked below
     a_, b_, size_ = a[:, None], b[:, None], size[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        chance_step = 2 * np.log(k - overlap) - np.log(overlap + 1) - np.log(size_ - 2 * k + overlap + 1)
+        chance_step = _log_whole_pair(overlap, k) - np.log(size_ - 2 * k + overlap + 1)
         moment_step = np.log1p(-a_ / (a_ + b_ + 2 * k - overlap - 1))
-    shift = np.zeros((size.size, 1))
-    log_chance = log_overlap_chance(size, k, low)[:, None] + np.concatenate(
-        [shift, np.cumsum(chance_step[:, :-1], axis=1)], axis=1)
-    running = np.concatenate([shift, np.cumsum(moment_step[:, :-1], axis=1)], axis=1)
-    log_moment = (betaln(a, b + 2 * k - low) - betaln(a, b))[:, None] - running
+    log_chance = _running_sum(log_overlap_chance(size, k, low), chance_step)
+    running = _running_sum(np.zeros(size.shape), moment_step)
+    log_moment = betaln(a, b + 2 * k - low) - betaln(a, b)
     first_gap = np.where(low == 1, np.log1p(-a / (a + b + 2 * k - 1)), betaln(a, b + 2 * k) - betaln(a, b + 2 * k - low))
-    gap = first_gap[:, None] + running
+    log_chance += log_moment[:, None]
+    log_chance -= running
+    running += first_gap[:, None]          # the gap log E[(1-p)^(2k)] - log E[(1-p)^(2k-j)]
     with np.errstate(invalid="ignore"):
-        terms = np.where(valid, np.exp(log_chance + log_moment) * -np.expm1(gap), 0.0)
-    return terms.sum(axis=1)
+        terms = np.exp(log_chance, out=log_chance)
+        terms *= -np.expm1(running, out=running)
+    return np.where(valid, terms, 0.0).sum(axis=1)
+
+
+_WHOLE_LOGS = 1 << 20    # log j for j up to this from a table: a lookup costs less than a log
+
+
+def _log_whole_pair(overlap, k):
+    """2 log(k - j) - log(j + 1) for whole numbers j in [1, k] (a float array), by table for k below _WHOLE_LOGS."""
+    if k + 2 > _WHOLE_LOGS:
+        return 2 * np.log(k - overlap) - np.log(overlap + 1)
+    with np.errstate(divide="ignore"):
+        logs = np.log(np.arange(k + 2, dtype=float))
+    index = overlap.astype(np.intp)
+    return 2 * logs[k - index] - logs[index + 1]
+
+
+def _running_sum(start, steps):
+    """Per row: start, start + steps[0], start + steps[0] + steps[1], ... (as many as steps has columns)."""
+    total = np.empty(steps.shape)
+    total[:, 0] = 0.0
+    np.cumsum(steps[:, :-1], axis=1, out=total[:, 1:])
+    total += start[:, None]
+    return total
 
 
 def overlaps_worth_summing(size, k):
