@@ -17,6 +17,7 @@ MAX_TEXT_BYTES = 2 * MiB     # one field of a form, such as the pasted results
 MAX_FORM_BYTES = 6 * MiB     # a form sent without a file (URL-encoded), read into memory at once
 MAX_FORM_PARTS = 1000        # fields and files in one form: room for a MultiPL-E run, one file a problem (MBPP: 397)
 MAX_JSON_BYTES = 8 * MiB     # a JSON body, parsed whole into memory (a file upload is streamed)
+MAX_DOWNLOAD_BYTES = 48 * MiB  # a per-problem download (CSV or JSON), as its JSON would be: about 2 s to write
 
 LARGER_RUNS = "use the command line (the passk command) for larger runs"
 
@@ -71,6 +72,12 @@ def form_too_large():
 def field_too_large():
     return (f"A text field of the form, such as the pasted results, is larger than the {size(MAX_TEXT_BYTES)} "
             f"limit; upload the results as a file instead (up to {size(MAX_UPLOAD_BYTES)}).")
+
+
+def download_too_large(estimate):
+    return (f"The download would be about {estimate / 1e6:,.0f} MB (the task ids as JSON writes them, and "
+            f"the values), more than the {size(MAX_DOWNLOAD_BYTES)} limit for a download; choose fewer k values, "
+            f"shorter task ids, or {LARGER_RUNS}.")
 
 
 def too_many_fields():

@@ -13,13 +13,14 @@ import io
 import json
 import zlib
 from dataclasses import dataclass, field
+from operator import attrgetter
 from functools import cached_property
 
 from passk.benchmark import compare, summarize
 from passk.calculator import printable
 from passk.formats import (FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
                            read_files, source_of)
-from passk.limits import MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, check_cells
+from passk.limits import MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError, check_cells, download_too_large
 from passk.ranking import distinct_names, rank_runs
 from passk.planner import plan
 from passk.sharing import decode_counts, encode_counts
@@ -86,8 +87,11 @@ class Report:
 
 
 def _bounds(limited):
-    """read_problems' limits for a web request (limited), else none."""
-    return {"max_problems": MAX_PROBLEMS, "max_lines": MAX_LINES} if limited else {}
+    """read_problems' limits for a web request (limited: its Budget, or True for a budget of its own), else none."""
+    if not limited:
+        return {}
+    return {"max_problems": MAX_PROBLEMS, "max_lines": MAX_LINES,
+            "budget": limited if isinstance(limited, Budget) else Budget()}
 
 
 def suite_ignored(subjects):
@@ -115,14 +119,19 @@ def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, l
     return report_from_files([(filename, open_source)], ks, fmt, suite, limited, suite_chosen)
 
 
-def report_from_files(files, ks, fmt=None, suite="plus", limited=False, suite_chosen=False):
-    """Read [(file name or None, open()), ...], the parts of one run (passk.formats.read_files), as one report."""
+def report_from_files(files, ks, fmt=None, suite="plus", limited=False, suite_chosen=False, check=None):
+    """Read [(file name or None, open()), ...], the parts of one run (passk.formats.read_files), as one report.
+
+    check(problems), when given, may refuse them once read, before anything is computed.
+    """
     def read(fmt, suite):
         return read_files([(name, open_source()) for name, open_source in files], fmt=fmt, suite=suite,
                           **_bounds(limited))
     parsed = read(fmt, suite)
     if limited:
         check_cells(len(parsed.problems), ks)
+    if check:
+        check(parsed.problems)
     report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format,
                     source_name=_source_name([name for name, _ in files]),
                     source=parsed.source, combined=parsed.combined)
@@ -230,9 +239,31 @@ def unpack_counts(packed, damaged=DOWNLOAD_DAMAGED):
 
 
 def report_from_download(packed, counts, ks):
-    """The report the page's download form describes: its packed counts, else task_id,n,c text."""
+    """The report the page's download form describes: its packed counts, else task_id,n,c text.
+
+    LimitError, before any pass@k is computed, when its download would pass MAX_DOWNLOAD_BYTES.
+    """
     data = unpack_counts(packed) if packed else counts.encode("utf-8", "surrogatepass")
-    return report_from_upload(lambda: io.BytesIO(data), ks, fmt="csv", limited=True)
+    return report_from_files([(None, lambda: io.BytesIO(data))], ks, fmt="csv", limited=True,
+                             check=lambda problems: check_download(problems, ks))
+
+
+DOWNLOAD_ROW_BYTES = 110     # a JSON row's keys, n, c and status, beside its task id
+DOWNLOAD_VALUE_BYTES = 26    # one value and its separators, beside its k: pass@k and pass^k for each k
+
+
+def download_bytes(problems, ks):
+    """About how many bytes the JSON download of these problems takes (the CSV takes fewer)."""
+    ids = sum(map(len, map(json.dumps, map(attrgetter("task_id"), problems))))
+    values = 2 * sum(DOWNLOAD_VALUE_BYTES + len(str(k)) for k in ks)
+    return ids + len(problems) * (DOWNLOAD_ROW_BYTES + values)
+
+
+def check_download(problems, ks):
+    """LimitError naming the limit when the download of these problems would pass MAX_DOWNLOAD_BYTES."""
+    estimate = download_bytes(problems, ks)
+    if estimate > MAX_DOWNLOAD_BYTES:
+        raise LimitError(download_too_large(estimate))
 
 
 def per_problem_csv(summary):
