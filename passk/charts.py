@@ -10,6 +10,7 @@ charts they only have more room.
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,8 +39,12 @@ LETTER_EM = 0.66        # any other character
 ASCENT, DESCENT = 0.93, 0.24
 
 
+@lru_cache(maxsize=4096)
 def text_width(text, font=FONT):
-    """How wide `text` is at `font` (viewBox units), a little over its width in DejaVu Sans."""
+    """How wide `text` is at `font` (viewBox units), a little over its width in DejaVu Sans.
+
+    Kept per text: the same tick labels (1, 10, 10², 25%, ...) are measured on every chart drawn.
+    """
     return font * sum(_EM.get(char, LETTER_EM) for char in text)
 
 
@@ -134,8 +139,8 @@ def _ks_to_draw(n):
     points = max(MAX_POINTS, round(POINTS_PER_DECADE * math.log10(n)))
     if n <= points:
         return np.arange(1, n + 1)
-    spaced = float(n) ** (np.arange(points) / (points - 1))  # from 1 to n, evenly on a log axis
-    return np.unique(spaced.round().astype(np.int64))
+    spaced = (float(n) ** (np.arange(points) / (points - 1))).round().astype(np.int64)  # 1 to n, even on a log axis
+    return spaced[np.diff(spaced, prepend=0) > 0]   # never falling, so a repeat follows the k it repeats
 
 
 def _path(xs, ys):
