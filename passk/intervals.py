@@ -78,7 +78,7 @@ def _midp_lower(passes, trials, tail):
 
 def _midp_lower_and_slope(passes, trials, tail):
     """(the mid-p lower end L, dL / d log tail): passes of trials at one-sided level tail."""
-    if passes <= 0:
+    if passes <= 0 or tail <= 0:   # nothing passed, or a level so near 1 that no rate is excluded
         return 0.0, 0.0
     fails = trials - passes
     if (1.0 if fails > 0 else 0.5) <= tail:   # the whole tail at rate 1 is within the level: the end sits at 1

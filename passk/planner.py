@@ -109,7 +109,8 @@ class _Noise:
 
         With B(a, b + 2k - j) = e^shorter: e^(shorter - base) (1 - e^(longest - shorter)), longest - shorter
         kept as a running sum of log(1 - a / (a + b + 2k - j)) along consecutive j (one log1p a step, not a
-        beta function), started from beta functions where the overlaps skip.
+        beta function), started from beta functions only where the overlaps start past SHARED_OVERLAPS. (With
+        n = 10^12 the difference of two beta functions near -10^7 came out of sign: a negative variance.)
         """
         a, b = self.correct + self.prior[0], self.samples - self.correct + self.prior[1]
         base, longest = betaln(a, b), betaln(a, b + 2 * k)
@@ -117,6 +118,8 @@ class _Noise:
         for j in overlaps:
             if previous is not None and j == previous + 1:
                 gap = gap + np.log1p(-a / (a + b + 2 * k - j))
+            elif j <= SHARED_OVERLAPS:   # from j = 0: a difference of beta functions of 10^12 loses every digit
+                gap = sum(np.log1p(-a / (a + b + 2 * k - i)) for i in range(1, int(j) + 1))
             else:
                 gap = longest - betaln(a, b + 2 * k - j)
             misses[j] = float(np.dot(self.weights, np.exp(longest - gap - base) * -np.expm1(gap)))
