@@ -510,9 +510,18 @@ class PairedRun:
         self.problems = list(problems)
         self.by_id = _by_task_id(self.problems, run)
         self.position = dict(zip(self.by_id, range(len(self.problems))))
+        self.ids = list(self.by_id)
         self.samples, self.correct = _counts(self.problems)
         self._pairs = _DistinctPairs.of(self.samples, self.correct)
         self._values = {}
+        self.codes = None   # each task id's number in a registry shared by several runs (see coded)
+
+    def coded(self, registry):
+        """Number the task ids in registry ({task_id: number}, shared by the runs), so that pairing this run
+        with another is a few array operations rather than a dictionary look-up per task and pair."""
+        self.codes = np.fromiter((registry.setdefault(task_id, len(registry)) for task_id in self.by_id), np.intp,
+                                 len(self.by_id))
+        return self
 
     def pass_at_k(self, k):
         """Each problem's pass@k (nan where n < k), in the run's order."""
@@ -525,12 +534,11 @@ class PairedRun:
 def compare_runs(run_a, run_b, ks=DEFAULT_KS):
     """compare() for two PairedRuns: the paired problems in run A's order."""
     ks = _checked_ks(ks)
-    task_ids = list(filter(run_b.by_id.__contains__, run_a.by_id))  # map and filter: a million ids in a blink
-    if not task_ids:
+    at_a, at_b, only_in_a, only_in_b = _paired_positions(run_a, run_b)
+    if not at_a.size:
         raise ValueError(f"No task ids in common: run A has {plural(len(run_a.by_id), 'problem')} and run B "
                          f"{len(run_b.by_id):,}, but none share a task_id, so nothing can be paired.")
-    at_a = np.fromiter(map(run_a.position.__getitem__, task_ids), np.intp, len(task_ids))
-    at_b = np.fromiter(map(run_b.position.__getitem__, task_ids), np.intp, len(task_ids))
+    task_ids = list(map(run_a.ids.__getitem__, at_a))
     paired_a = list(map(run_a.problems.__getitem__, at_a))
     counts_a = run_a.samples[at_a], run_a.correct[at_a]
     counts_b = run_b.samples[at_b], run_b.correct[at_b]
@@ -542,8 +550,28 @@ def compare_runs(run_a, run_b, ks=DEFAULT_KS):
     return Comparison(
         paired=len(task_ids), results=results, task_ids=task_ids, per_problem_pass_at_k=per_problem,
         paired_counts=(counts_a, counts_b),
-        only_in_a=list(filterfalse(run_b.by_id.__contains__, run_a.by_id)),
-        only_in_b=list(filterfalse(run_a.by_id.__contains__, run_b.by_id)))
+        only_in_a=only_in_a, only_in_b=only_in_b)
+
+
+def _paired_positions(run_a, run_b):
+    """(positions in A, positions in B) of the task ids both runs have, in A's order; and the ids only in A, B."""
+    if run_a.codes is None or run_b.codes is None:
+        task_ids = list(filter(run_b.by_id.__contains__, run_a.by_id))  # map and filter: a million ids in a blink
+        at_a = np.fromiter(map(run_a.position.__getitem__, task_ids), np.intp, len(task_ids))
+        at_b = np.fromiter(map(run_b.position.__getitem__, task_ids), np.intp, len(task_ids))
+        return (at_a, at_b, list(filterfalse(run_b.by_id.__contains__, run_a.by_id)),
+                list(filterfalse(run_a.by_id.__contains__, run_b.by_id)))
+    found_in_b, found_in_a = _found(run_a.codes, run_b.codes), _found(run_b.codes, run_a.codes)
+    at_a = np.flatnonzero(found_in_b >= 0)
+    return (at_a, found_in_b[at_a], list(map(run_a.ids.__getitem__, np.flatnonzero(found_in_b < 0))),
+            list(map(run_b.ids.__getitem__, np.flatnonzero(found_in_a < 0))))
+
+
+def _found(codes, other):
+    """For each code, its position among other's codes (-1 where other lacks it)."""
+    where = np.full(int(max(codes.max(), other.max())) + 1, -1, np.intp)
+    where[other] = np.arange(other.size)
+    return where[codes]
 
 
 def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):

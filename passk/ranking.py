@@ -166,7 +166,8 @@ def rank_runs(runs, ks=DEFAULT_KS):
     for name, problems in runs:
         _check_once_each(name, problems)
     summaries = {name: summarize(problems, ks) for name, problems in runs}
-    prepared = [(name, PairedRun(problems, name)) for name, problems in runs]   # each run's pass@k once
+    registry = {}   # task id -> number, shared: pairing two runs is then array work
+    prepared = [(name, PairedRun(problems, name).coded(registry)) for name, problems in runs]   # pass@k once each
     comparisons = {(a, b): _pair(a, run_a, b, run_b, ks) for (a, run_a), (b, run_b) in combinations(prepared, 2)}
     results = [_k_ranking(k, index, names, summaries, comparisons) for index, k in enumerate(ks)]
     return Ranking(names, summaries, results)
