@@ -16,13 +16,14 @@ from passk.planner import comparison_plan, plan, top_pair_plan
 from passk.calculator import API_EXAMPLE, FIELDS, calculate_query, read_json, read_query
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS, FormatError
+from passk.limits import TooLarge
 from passk.report import json_chunks, per_problem_csv_chunks, report_from_download, report_from_share
 from passk.ranking import ALPHA, MAX_RUNS
 from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
 from web.guards import LimitedRequest, too_large_sentence, untrusted_host, whole_body_within_limit
-from web.inputs import (API_NO_INPUT, API_NO_RUN, PAGE_EMPTY_RUN, api_sentence, benchmark_form, compare_form,
+from web.inputs import (API_NO_INPUT, API_NO_RUN, PAGE_EMPTY_RUN, api_sentence, benchmark_form, compare_form, error_status,
                         comparison_from_request, comparison_planning, json_body, more_runs_given, planned,
                         ranking_from_page, ranking_from_request, report_from_input, report_from_page,
                         summary_from_json_body)
@@ -119,6 +120,8 @@ def create_app(config=None):
                                        f"application/json), or in the query string of a GET: ?n=10&c=3&k=5."))
         except FormatError as error:
             return jsonify(error=str(error)), 400
+        except TooLarge as error:
+            return jsonify(error=str(error)), 413
         if query.errors:
             return jsonify(error=query.message()), 400
         return jsonify(calculate_query(query).to_json())
@@ -141,7 +144,7 @@ def create_app(config=None):
         try:
             report = planned(report_from_page(form), form)
         except INPUT_ERRORS as error:
-            return _benchmark_page(form, error=str(error))
+            return _benchmark_page(form, error=error)
         return _benchmark_page(form, report=report)
 
     @app.post("/benchmark/download")
@@ -151,7 +154,7 @@ def create_app(config=None):
             report = report_from_download(request.form.get("packed"), request.form.get("counts", ""),
                                           parse_ks(request.form.get("k", "")))
         except INPUT_ERRORS as error:
-            return _benchmark_page(benchmark_form(request.form), error=str(error))
+            return _benchmark_page(benchmark_form(request.form), error=error)
         if kind == "json":
             report.format = request.form.get("source_format", "csv")
             return _attachment(json_chunks(report), "application/json", "passk-benchmark.json")
@@ -168,7 +171,7 @@ def create_app(config=None):
             form = benchmark_form(request.form)
             return jsonify(planned(report_from_input(form, API_NO_INPUT), form).to_json())
         except INPUT_ERRORS as error:
-            return jsonify(error=api_sentence(error)), 400
+            return jsonify(error=api_sentence(error)), error_status(error)
 
     @app.get("/compare")
     def compare_page():
@@ -185,7 +188,7 @@ def create_app(config=None):
             comparison, formats = comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
                                                            PAGE_EMPTY_RUN)
         except INPUT_ERRORS as error:
-            return _compare_page(form, error=str(error))
+            return _compare_page(form, error=error)
         return _compare_page(form, comparison=comparison, formats=formats, planning=planning)
 
     @app.post("/api/v1/compare")
@@ -201,7 +204,7 @@ def create_app(config=None):
                 return jsonify(body)
             comparison, _ = comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
         except INPUT_ERRORS as error:
-            return jsonify(error=api_sentence(error)), 400
+            return jsonify(error=api_sentence(error)), error_status(error)
         body = comparison.to_json()
         if planning is not None:
             body["planner"] = comparison_plan(comparison, **planning)
@@ -349,9 +352,9 @@ def _compare_page(form, comparison=None, formats=None, error=None, ranking=None,
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
     plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
-                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error, plans=plans,
+                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error), plans=plans,
                            max_runs=MAX_RUNS)
-    return page, 400 if error else 200
+    return page, error_status(error) if error else 200
 
 
 def _benchmark_page(form, report=None, error=None):
@@ -360,7 +363,8 @@ def _benchmark_page(form, report=None, error=None):
     if share_url and len(share_url) > SHARE_LINK_LIMIT:
         share_url = None  # servers and browsers refuse such long addresses; the downloads remain
     page = render_template(
-        "benchmark.html", form=form, report=report, error=error, all_formats=FORMATS, format_names=FORMAT_NAMES,
+        "benchmark.html", form=form, report=report, error=error and str(error), all_formats=FORMATS,
+        format_names=FORMAT_NAMES,
         carried=_carried_fields(form, report),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         k_curve=report and k_curve_chart(report.summary),
@@ -369,7 +373,7 @@ def _benchmark_page(form, report=None, error=None):
         rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"], limits=limits,
     )
-    return page, 400 if error else 200
+    return page, error_status(error) if error else 200
 
 
 def _carried_fields(form, report):

@@ -83,3 +83,34 @@ def download_too_large(estimate):
 def too_many_fields():
     return (f"The form has more than {MAX_FORM_PARTS:,} fields and files, the most one request may send; "
             f"send the results as fewer files (or one text field), with k, format and suite.")
+
+
+MAX_UNPACKED_BYTES = 256 * MiB   # unpacked from gzip and zip in one request, all its files together
+MAX_JSON_TOKENS = 3_000_000      # JSON tokens (keys, values, brackets; a kept string one more per 32 characters)
+
+
+class TooLarge(LimitError):
+    """A request whose input unpacks or parses to more than its budget: answered 413, with the sentence."""
+
+
+class Budget:
+    """What one request may still unpack and parse, shared by all of its files: each limit counts down."""
+
+    def __init__(self, unpacked=MAX_UNPACKED_BYTES, tokens=MAX_JSON_TOKENS):
+        self.unpacked, self.tokens = unpacked, tokens
+
+    def spend_unpacked(self, count):
+        self.unpacked -= count
+        if self.unpacked < 0:
+            raise TooLarge(f"The input unpacks to more than {size(MAX_UNPACKED_BYTES)}, the most one request may "
+                           f"unpack (all of its gzip and zip files together); send counts per problem "
+                           f"(task_id,n,c), fewer files, or {LARGER_RUNS}.")
+
+    def spend_tokens(self, count):
+        self.tokens -= count
+        if self.tokens < 0:
+            raise TooLarge(self.too_many_tokens())
+
+    def too_many_tokens(self):
+        return (f"The JSON holds more than {MAX_JSON_TOKENS:,} keys and values, the most one request may read "
+                f"(all of its files together); send counts per problem (task_id,n,c), or {LARGER_RUNS}.")

@@ -16,6 +16,7 @@ import pytest
 from passk import formats
 from passk.formats import FormatError, read_problems
 from passk.formats import inspect_log
+from passk.limits import TooLarge
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TAU1 = FIXTURES / "taubench" / "tool-calling-gpt-4o-0.0_range_0-3_user-gpt-4o-llm_0305141512.json"
@@ -314,7 +315,7 @@ def test_a_zip_that_unpacks_past_the_cap_is_refused_before_unpacking():
     with mock.patch.object(inspect_log, "MAX_UNZIPPED_BYTES", 10 * 2**20):
         big = {**{"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}}},
                "samples/1_epoch_1.json": " " * (11 * 2**20) + json.dumps(scored(1, 1, "C"))}
-        with pytest.raises(FormatError, match=r"^The zip archive unpacks to 11 MiB, more than the 10 MiB that is read"):
+        with pytest.raises(TooLarge, match=r"^The zip archive unpacks to 11 MiB, more than the 10 MiB that is read"):
             read_problems(eval_archive(big))
     assert inspect_log.MAX_UNZIPPED_BYTES == 256 * 2**20   # the upload limit
 

@@ -10,6 +10,7 @@ from passk import limits
 from passk.benchmark import DEFAULT_KS, MAX_KS, parse_ks, summarize, too_many_ks
 from passk.calculator import json_count
 from passk.formats import EmptyInput, FormatError, read_json_body
+from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
 from passk.planner import comparison_options, planning_options
 from passk.ranking import MAX_RUNS
 from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, rank_uploads, report_from_carried,
@@ -86,7 +87,7 @@ def report_from_input(form, empty_message):
         files = [opener(form, "text", "file", empty_message)[::-1]]
     ks = parse_ks(form["k"])
     return report_from_files(files, ks, form["format"] or None, form["suite"] or "plus",
-                             limited=True, suite_chosen=bool(form["suite"]))
+                             limited=limits.Budget(), suite_chosen=bool(form["suite"]))
 
 
 def compare_form(values):
@@ -134,7 +135,7 @@ def ranking_from_page(form):
              for (_, filename), label in zip(runs, "ABC")]
     ks = parse_ks(form["k"])
     return rank_uploads([(filename, open_run) for open_run, filename in runs], ks,
-                        form["format"] or None, form["suite"] or "plus", names=names, limited=True,
+                        form["format"] or None, form["suite"] or "plus", names=names, limited=limits.Budget(),
                         suite_chosen=bool(form["suite"]))
 
 
@@ -164,7 +165,7 @@ def comparison_from_request(form, fields_a, fields_b, empty_message):
     open_b, name_b = opener(form, *fields_b, empty_message.format("B"))
     ks = parse_ks(form["k"])
     return compare_uploads(open_a, open_b, ks, form["format"] or None, form["suite"] or "plus",
-                           (name_a, name_b), limited=True, suite_chosen=bool(form["suite"]))
+                           (name_a, name_b), limited=limits.Budget(), suite_chosen=bool(form["suite"]))
 
 
 def ranking_from_request(form):
@@ -174,7 +175,7 @@ def ranking_from_request(form):
     files = [(upload.filename or None, reopener(upload)) for upload in uploads]
     ks = parse_ks(form["k"])
     return rank_uploads(files, ks, form["format"] or None, form["suite"] or "plus",
-                        names=request.form.getlist("name"), limited=True, suite_chosen=bool(form["suite"]))
+                        names=request.form.getlist("name"), limited=limits.Budget(), suite_chosen=bool(form["suite"]))
 
 
 def api_sentence(error):
@@ -185,14 +186,22 @@ def api_sentence(error):
     return str(error)
 
 
+def error_status(error):
+    """An input error's status: 413 for input past a size limit (TooLarge), 400 for anything else."""
+    return 413 if isinstance(error, limits.TooLarge) else 400
+
+
 def json_body(example, otherwise=API_NO_INPUT):
-    """The request's JSON body; FormatError, showing the example, when it is not JSON (otherwise: what to send)."""
+    """The request's JSON body, read as a stream of tokens within the request's budget (TooLarge past it);
+    FormatError, showing the example, when it is not JSON (otherwise: what to send)."""
     if not request.is_json:
         raise FormatError(otherwise)
     try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        raise FormatError(f"The JSON body is nested too deeply; send {example}.") from None
+        body = parse_json(io.BytesIO(request.get_data(cache=False)), limits.Budget())
+    except FormatError as error:
+        if str(error) == NESTED_TOO_DEEPLY:
+            raise FormatError(f"The JSON body is nested too deeply; send {example}.") from None
+        raise FormatError(f"The request body is not valid JSON; send {example}.") from None
     if body is None:
         raise FormatError(f"The request body is not valid JSON; send {example}.")
     return body

@@ -9,8 +9,11 @@ holds its reader, its pass rule and the tool and version that writes it;
 ``detect`` registers them all and chooses among them.
 """
 
+import io
+
 from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, FormatError, Parsed, Problem, parsed, show
-from passk.formats._input import PEEK_BYTES, line_chunks, load_json, not_text, open_input
+from passk.formats._input import PEEK_BYTES, Joined, line_chunks, not_text, open_input
+from passk.formats._json import MAX_DOCUMENT_BYTES, parse_json
 from passk.formats.combine import by_position, combine
 from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
 from passk.formats.detect import warnings_of
@@ -23,30 +26,33 @@ __all__ = ["FORMATS", "FORMAT_NAMES", "FORMAT_LABELS", "SUITES", "MAX_COUNT", "M
 
 
 def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None,
-                  max_bytes=None):
+                  max_bytes=None, budget=None):
     """Read per-problem counts from bytes, str or a binary file; detect the format unless fmt is given.
 
     More than max_problems problems, or more than max_lines lines in a line
     format, raise FormatError as soon as they are seen (None: no limit).
     Gzip-compressed input is unpacked, up to max_bytes (None: MAX_GUNZIPPED_BYTES).
+    budget (a passk.limits.Budget, shared by the files of one request) bounds the
+    bytes unpacked and the JSON read, and its size limits: past them, TooLarge.
     """
     _check_choice("format", fmt, FORMATS, allow_none=True)
     _check_choice("suite", suite, SUITES)
-    head, stream = open_input(source, max_lines, max_bytes)
+    head, stream = open_input(source, max_lines, max_bytes, budget)
     if not head.strip():
         raise EmptyInput(EMPTY)
     if head.startswith(inspect_log.ZIP_MAGIC):   # a zip archive: an Inspect .eval log, or said not to be one
         if fmt not in (None, inspect_log.NAME):
             raise FormatError(f"The input is a zip archive, not {FORMAT_NAMES[fmt]}; the only zip archives read "
                               "are Inspect .eval logs.")
-        problems, warnings, source_name = inspect_log.read_archive(head + stream.read(), max_problems)
+        problems, warnings, source_name = inspect_log.read_archive(_rewound(head, stream), max_problems, budget)
         return _parsed(problems, inspect_log.NAME, source_name, warnings)
     if b"\x00" in head:
         raise not_text("The input")
     name = fmt or detect_format(head, filename)
     if name in LINE_READERS:
         return _parsed(LINE_READERS[name].read_lines(line_chunks(head, stream, max_lines), max_problems), name)
-    document = load_json(head + stream.read())
+    document = parse_json(Joined(head, stream), budget,
+                          max_bytes=None if budget is None else MAX_DOCUMENT_BYTES)
     if fmt is None:
         name = document_format(document)
     if name == "humaneval":  # one results line, sent without a .jsonl name
@@ -55,7 +61,7 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems
                    warnings_of(name, document))
 
 
-def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=None):
+def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=None, budget=None):
     """Read [(file name, source), ...], the parts of one run, as one run (see combine).
 
     An error names the file it is in when there are several.
@@ -64,7 +70,7 @@ def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=No
     for name, source in files:
         try:
             runs.append((name, read_problems(source, fmt=fmt, suite=suite, filename=name,
-                                             max_problems=max_problems, max_lines=max_lines)))
+                                             max_problems=max_problems, max_lines=max_lines, budget=budget)))
         except FormatError as error:
             if len(files) == 1:
                 raise
@@ -78,6 +84,15 @@ def read_json_body(body, max_problems=None):
         got = show(body) if not isinstance(body, dict) else "an object without it"
         raise FormatError(f'The JSON body must be an object with a "problems" list; got {got}.')
     return _parsed(READERS["json"].read(body, "plus", max_problems), "json")
+
+
+def _rewound(head, stream):
+    """The whole input as a seekable file for zipfile: the stream itself, back at its start, when it can seek
+    (an upload spooled by the server, a file), else its bytes."""
+    if stream.seekable() if hasattr(stream, "seekable") else False:
+        stream.seek(stream.tell() - len(head))
+        return stream
+    return io.BytesIO(head + stream.read())
 
 
 def _parsed(problems, name, source=None, warnings=()):

@@ -11,18 +11,20 @@ from passk import limits
 from passk.limits import too_many_lines
 
 PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
+HEAD_LINE_BYTES = 4 * 2**20   # the head ends at the end of a line shorter than this (one JSON document may have none)
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_GUNZIPPED_BYTES = limits.MAX_UPLOAD_BYTES   # gzip input unpacks to at most what an upload may hold unpacked
 
 
-def open_input(source, max_lines=None, max_bytes=None):
+def open_input(source, max_lines=None, max_bytes=None, budget=None):
     """Return (head, stream): the first lines of source as bytes, and a binary stream after them.
 
     Blank lines before the first text are counted, not kept, so that a file of
     nothing else costs time in proportion to its size and no memory; the head
     starts with one newline for each, so line numbers stay right. Gzip input
     (such as MultiPL-E's *.results.json.gz) is unpacked as it is read, up to
-    max_bytes (None: MAX_GUNZIPPED_BYTES).
+    max_bytes (None: MAX_GUNZIPPED_BYTES), spending budget's unpacked bytes (a
+    passk.limits.Budget; None: no budget).
     """
     if isinstance(source, str):
         source = source.encode("utf-8", "surrogatepass")
@@ -34,7 +36,7 @@ def open_input(source, max_lines=None, max_bytes=None):
     if not isinstance(head, bytes):
         raise TypeError("read_problems needs a binary file (opened with 'rb'), not a text one.")
     if head.startswith(GZIP_MAGIC):
-        source = Gunzipped(head, source, MAX_GUNZIPPED_BYTES if max_bytes is None else max_bytes)
+        source = Gunzipped(head, source, MAX_GUNZIPPED_BYTES if max_bytes is None else max_bytes, budget)
         head = source.read(PEEK_BYTES)
     head, blank_lines = head.removeprefix(codecs.BOM_UTF8), 0
     while head.isspace():
@@ -44,8 +46,8 @@ def open_input(source, max_lines=None, max_bytes=None):
         return b"", source
     if max_lines is not None and blank_lines > max_lines:
         raise FormatError(too_many_lines(max_lines))
-    for _ in range(2):  # end on a line boundary, with a second line even after a long first one
-        head += source.readline()
+    for _ in range(2):  # end on a line boundary, with a second line even after a long first one (if not too long)
+        head += source.readline(HEAD_LINE_BYTES)
     return b"\n" * blank_lines + head, source
 
 
@@ -53,12 +55,14 @@ class Gunzipped:
     """The unpacked bytes of a gzip stream, read as they are asked for, up to max_bytes.
 
     More than max_bytes, and a stream that is damaged or cut short, raise FormatError
-    on the read that finds it; a gzip bomb costs at most max_bytes of unpacking.
+    on the read that finds it, and more than the budget's unpacked bytes TooLarge;
+    a gzip bomb costs at most that much unpacking.
     """
 
-    def __init__(self, head, rest, max_bytes):
-        self._file = gzip.GzipFile(fileobj=_Joined(head, rest), mode="rb")
+    def __init__(self, head, rest, max_bytes, budget=None):
+        self._file = gzip.GzipFile(fileobj=Joined(head, rest), mode="rb")
         self._left = self.max_bytes = max_bytes
+        self._budget = budget
 
     def read(self, size=-1):
         return self._unpack(self._file.read, size)
@@ -68,19 +72,23 @@ class Gunzipped:
 
     def _unpack(self, read, amount):
         wanted = self._left + 1 if amount is None or amount < 0 else min(amount, self._left + 1)
+        if self._budget is not None:
+            wanted = min(wanted, self._budget.unpacked + 1)
         try:
             data = read(wanted)
         except (OSError, EOFError, zlib.error) as error:
             raise FormatError(f"The input starts as gzip-compressed data but cannot be unpacked ({error}); "
                               "send the file as it was written, or unpacked.") from None
         self._left -= len(data)
+        if self._budget is not None:
+            self._budget.spend_unpacked(len(data))
         if self._left < 0:
             raise FormatError(f"The gzip-compressed input unpacks to more than {limits.size(self.max_bytes)}, the most "
                               "that is read; send counts per problem (task_id,n,c) or part of the file.")
         return data
 
 
-class _Joined:
+class Joined:
     """head, then the rest of the stream it was read from."""
 
     def __init__(self, head, rest):
@@ -102,7 +110,7 @@ def line_chunks(head, stream, max_lines=None):
     Refuses input of more than max_lines lines, counting as it goes.
     """
     lines = 0
-    chunk = head
+    chunk = head if head.endswith(b"\n") else head + stream.readline()
     while chunk:
         lines += chunk.count(b"\n")
         if max_lines is not None and lines > max_lines:

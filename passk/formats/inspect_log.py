@@ -17,13 +17,13 @@ without a score is left out.
 """
 
 import io
-import json
 import re
 import zipfile
 import zlib
 
 from passk.formats._core import FormatError, add_sample, count, field, key_path, show, tallied, task_id_of
-from passk.limits import MAX_UPLOAD_BYTES, MiB
+from passk.formats._json import parse_json
+from passk.limits import MAX_UPLOAD_BYTES, MiB, TooLarge
 
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
@@ -33,7 +33,11 @@ SOURCE = "Inspect (inspect_ai) log"
 ZIP_MAGIC = b"PK\x03\x04"
 HEADER = "header.json"
 MAX_UNZIPPED_BYTES = MAX_UPLOAD_BYTES   # an archive unpacks to at most what an upload may hold unpacked
-MAX_MEMBERS = 1_000_000
+MAX_MEMBERS = 200_000     # one a sample and epoch
+LOCAL_HEADER = 30         # bytes of a member's local header before its name
+END_RECORD, ZIP64_LOCATOR = 22, 20   # bytes of the end of central directory record, and of the zip64 locator
+SAMPLE_KEYS = frozenset(("id", "epoch", "scores", "score", "error"))   # what is kept of a sample
+HEADER_KEYS = frozenset(("version", "status"))   # what is kept of the header
 PASSES, FAILS = ("C",), ("I", "P", "N")
 SAMPLE_MEMBER = re.compile(r"samples/.+_epoch_[0-9]+\.json", re.DOTALL)
 PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
@@ -60,27 +64,29 @@ def warnings(document):
     return _count(_json_samples(document), document, None)[1]
 
 
-def read_archive(content, limit):
-    """Read an Inspect .eval log, the bytes of a zip archive; return (problems, warnings, source).
+def read_archive(file, limit, budget=None):
+    """Read an Inspect .eval log, a seekable binary file of a zip archive; return (problems, warnings, source).
 
-    Archives of more than MAX_MEMBERS members, or that unpack to more than
-    MAX_UNZIPPED_BYTES, are refused before anything is unpacked, and no member
-    is unpacked past the size its entry declares.
+    The archive's entries are checked before any member is unpacked: at most
+    MAX_MEMBERS of them, no name twice, no two overlapping, and at most
+    MAX_UNZIPPED_BYTES unpacked in all (and what the budget, a
+    passk.limits.Budget, has left). No member is unpacked past the size its entry
+    declares, and of a sample only the keys counted are kept.
     """
-    _check_declared_members(content)
+    _check_declared_members(file)
     try:
-        archive = zipfile.ZipFile(io.BytesIO(content))
+        archive = zipfile.ZipFile(file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
         raise FormatError(f"The input starts as a zip archive but cannot be opened as one ({error}); "
                           "send the .eval log as Inspect wrote it.") from None
     with archive:
         members = archive.infolist()
-        _check_size(members)
+        _check_entries(members, budget)
         names = {member.filename for member in members}
         if HEADER not in names:
             raise FormatError(_not_a_log(names))
-        header = _member_json(archive, archive.getinfo(HEADER))
-        samples = ((member.filename, _member_json(archive, member)) for member in members
+        header = _member_json(archive, archive.getinfo(HEADER), budget, HEADER_KEYS)
+        samples = ((member.filename, _member_json(archive, member, budget, SAMPLE_KEYS)) for member in members
                    if _is_sample(member.filename))
         problems, notes = _count(samples, header, limit)
     return problems, notes, _source(".eval", header.get("version") if isinstance(header, dict) else None)
@@ -195,29 +201,48 @@ def _is_sample(name):
     return SAMPLE_MEMBER.fullmatch(name) is not None
 
 
-def _check_declared_members(content):
+def _check_declared_members(file):
     """Refuse a zip whose end record declares more than MAX_MEMBERS members, before zipfile lists them all."""
-    end = content.rfind(b"PK\x05\x06", max(0, len(content) - 22 - 0xFFFF))
-    if end < 0 or len(content) < end + 22:
+    length = file.seek(0, io.SEEK_END)
+    file.seek(max(0, length - END_RECORD - 0xFFFF - ZIP64_LOCATOR))   # the end record, its comment, the locator
+    tail = file.read()
+    end = tail.rfind(b"PK\x05\x06")
+    if end < 0 or len(tail) < end + END_RECORD:
         return   # no end record: zipfile says the archive is damaged
-    members = int.from_bytes(content[end + 10:end + 12], "little")
-    locator = end - 20
-    if members == 0xFFFF and locator >= 0 and content[locator:locator + 4] == b"PK\x06\x07":   # zip64
-        record = int.from_bytes(content[locator + 8:locator + 16], "little")
-        if content[record:record + 4] == b"PK\x06\x06":
-            members = int.from_bytes(content[record + 32:record + 40], "little")
+    members = int.from_bytes(tail[end + 10:end + 12], "little")
+    locator = end - ZIP64_LOCATOR
+    if members == 0xFFFF and locator >= 0 and tail[locator:locator + 4] == b"PK\x06\x07":   # zip64
+        file.seek(min(int.from_bytes(tail[locator + 8:locator + 16], "little"), length))
+        record = file.read(40)
+        if record[:4] == b"PK\x06\x06":
+            members = int.from_bytes(record[32:40], "little")
     if members > MAX_MEMBERS:
         raise _too_many_members(members)
 
 
-def _check_size(members):
-    """Refuse an archive of more than MAX_MEMBERS members or MAX_UNZIPPED_BYTES unpacked, by its entries."""
+def _check_entries(members, budget):
+    """Refuse too many members, a name twice, overlapping members (a zip bomb's trick) and too much unpacked."""
     if len(members) > MAX_MEMBERS:
         raise _too_many_members(len(members))
+    names = set()
+    for member in members:
+        if member.filename in names:
+            raise FormatError(f"The zip archive holds {show(member.filename)} twice; an Inspect .eval log holds "
+                              "each member once, so this one is not read.")
+        names.add(member.filename)
+    end = 0
+    for member in sorted(members, key=lambda entry: entry.header_offset):
+        if member.header_offset < end:
+            raise FormatError(f"The zip archive's member {show(member.filename)} overlaps the one before it, "
+                              "as in a zip bomb; an archive built that way is not read.")
+        end = member.header_offset + LOCAL_HEADER + len(member.orig_filename.encode("utf-8", "surrogateescape")) \
+            + member.compress_size
     unpacked = sum(member.file_size for member in members)
     if unpacked > MAX_UNZIPPED_BYTES:
-        raise FormatError(f"The zip archive unpacks to {unpacked / MiB:,.0f} MiB, more than the "
-                          f"{MAX_UNZIPPED_BYTES // MiB:,} MiB that is read; split the evaluation into smaller logs.")
+        raise TooLarge(f"The zip archive unpacks to {unpacked / MiB:,.0f} MiB, more than the "
+                       f"{MAX_UNZIPPED_BYTES // MiB:,} MiB that is read; split the evaluation into smaller logs.")
+    if budget is not None:
+        budget.spend_unpacked(unpacked)
 
 
 def _too_many_members(members):
@@ -233,12 +258,12 @@ def _not_a_log(names):
             "read; give the results file itself.")
 
 
-def _member_json(archive, member):
-    """The JSON of one member, unpacked no further than the size its entry declares."""
+def _member_json(archive, member, budget, only=None):
+    """The JSON of one member (of a sample, only the keys counted), unpacked no further than its entry declares."""
     name = member.filename
     try:
         with archive.open(member) as stream:
-            content = stream.read(member.file_size + 1)
+            return parse_json(stream, budget, only, where=f"In {name}", max_bytes=member.file_size)
     except NotImplementedError:
         raise FormatError(f"In {name}: the member is compressed with a method this Python cannot unpack "
                           f"(method {member.compress_type}; zstd needs Python 3.14); write the log with "
@@ -248,14 +273,3 @@ def _member_json(archive, member):
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
         raise FormatError(f"In {name}: the archive is damaged ({error}); send the .eval log as Inspect "
                           "wrote it.") from None
-    if len(content) > member.file_size:
-        raise FormatError(f"In {name}: the member unpacks to more than the {member.file_size:,} bytes its entry "
-                          "declares; the archive is damaged, so it is not read.")
-    try:
-        return json.loads(content)
-    except json.JSONDecodeError as error:
-        raise FormatError(f"In {name}: not valid JSON: {error.msg} at line {error.lineno}, "
-                          f"column {error.colno}.") from None
-    except (ValueError, RecursionError):
-        raise FormatError(f"In {name}: not JSON text (it is not UTF-8, nested too deeply or holds an "
-                          "over-long number).") from None

@@ -1,0 +1,180 @@
+"""JSON documents read as a stream of tokens (ijson's C parser, yajl), so memory follows what is kept, not the text.
+
+A document is built into Python values as json.loads would build it, with three
+differences that no reader notices: a string is kept to its first MAX_KEPT_TEXT
+characters (no reader needs more than a task id's), a lone surrogate escape
+("\\ud800") in a document of more than RETRACE_BYTES becomes "?" as yajl makes it
+(shorter ones are read by json, which keeps it for task_id_of to refuse), and `only` can leave out the values of
+an object's keys that a reader never looks at. A budget (passk.limits.Budget)
+counts the tokens read, so a request of tiny values ([0,0,…], [{},{},…]) is
+refused as soon as it passes the limit, before its values fill memory.
+"""
+
+import re
+from itertools import islice
+
+import ijson
+
+from passk.formats._core import MAX_TASK_ID, FormatError
+from passk.formats._input import load_json
+from passk.limits import LARGER_RUNS, MiB, TooLarge, size
+
+CHUNK = 256 * 1024         # read at once; ijson builds the events of a chunk before yielding the first
+MAX_STRETCH = 8 * MiB      # of JSON without a string's closing quote: yajl lexes a value split over chunks again
+                           # from its start, so a value n bytes long costs about n² / CHUNK (64 MiB: 15 s)
+MAX_DOCUMENT_BYTES = 64 * MiB   # one document or archive member, unpacked
+RETRACE_BYTES = 1 * MiB    # a document this short that yajl refuses is read again by json, for its exact message
+MAX_KEPT_TEXT = MAX_TASK_ID + 1
+TEXT_TOKEN_CHARACTERS = 32  # a kept string costs one token more for each this many characters
+MAX_DEPTH = 100
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+NESTED_TOO_DEEPLY = "The input is nested too deeply to read; problems need only two or three levels."
+
+
+def parse_json(stream, budget=None, only=None, where="The input", max_bytes=MAX_DOCUMENT_BYTES):
+    """The JSON document read from a binary stream, as Python values.
+
+    budget: a passk.limits.Budget whose tokens this document spends (None: no
+    limit); only: the keys of the top-level object to keep (None: all);
+    where: how error messages name the document. A document of more than
+    max_bytes (None: no limit) is refused.
+    """
+    feed = _Feed(stream, max_bytes, limited=budget is not None)
+    try:
+        document, tokens = _build(ijson.basic_parse(feed, use_float=True, buf_size=CHUNK), budget, only)
+    except ijson.JSONError as error:
+        if feed.retraced is None:   # too long to read again: yajl's own words
+            raise FormatError(_placed(f"The input is not valid JSON: {_reason(error)}.", where)) from None
+        document = _retraced(feed.retraced, where)
+        tokens = _tokens_of(document)
+    except RecursionError:
+        raise FormatError(_placed(NESTED_TOO_DEEPLY, where)) from None
+    if feed.retraced is not None and SURROGATE_ESCAPE.search(feed.retraced):   # json keeps one, for its message
+        document = _retraced(feed.retraced, where)
+        tokens = _tokens_of(document)
+    if budget is not None:
+        budget.spend_tokens(tokens)
+    return document
+
+
+def _build(events, budget, only):
+    """(document, tokens spent) from ijson's basic_parse events; TooLarge past the budget's tokens."""
+    allowed = budget.tokens if budget is not None else None
+    events = enumerate(events if allowed is None else islice(events, allowed + 1), 1)
+    root, stack, key, tokens, extra = None, [], None, 0, 0
+    place = None      # where the next value goes: the open list's append, or the open object's __setitem__
+    for tokens, (event, value) in events:
+        if event == "map_key":
+            key = value[:MAX_KEPT_TEXT]
+            if only is not None and len(stack) == 1 and key not in only:
+                tokens = _skip(events, tokens)
+            continue
+        if event == "string":
+            value = value[:MAX_KEPT_TEXT]
+            extra += len(value) // TEXT_TOKEN_CHARACTERS
+            if allowed is not None and tokens + extra > allowed:
+                raise TooLarge(budget.too_many_tokens())
+        elif event == "start_map":
+            value = {}
+        elif event == "start_array":
+            value = []
+        elif event == "end_map" or event == "end_array":
+            stack.pop()
+            place = stack[-1] if stack else None
+            continue
+        if place is None:
+            root = value
+        elif place.__class__ is list:
+            place.append(value)
+        else:
+            place[key] = value
+        if event == "start_map" or event == "start_array":
+            stack.append(value)
+            place = value
+            if len(stack) > MAX_DEPTH:
+                raise RecursionError
+    if allowed is not None and (tokens > allowed or tokens + extra > allowed):
+        raise TooLarge(budget.too_many_tokens())
+    return root, tokens + extra
+
+
+def _skip(events, tokens):
+    """Read past the next value of events (enumerated basic_parse events) without building it; the last token's
+    number (tokens if there was none)."""
+    depth = 0
+    for tokens, (event, _) in events:
+        if event == "start_map" or event == "start_array":
+            depth += 1
+        elif event == "end_map" or event == "end_array":
+            depth -= 1
+        if depth == 0:
+            break
+    return tokens
+
+
+def _tokens_of(document):
+    """The tokens a document built by json would have cost, as _build counts them."""
+    tokens, pending = 0, [document]
+    while pending:
+        value = pending.pop()
+        tokens += 1
+        if isinstance(value, dict):
+            tokens += 1 + len(value)
+            pending += value.values()
+        elif isinstance(value, list):
+            tokens += 1
+            pending += value
+        elif isinstance(value, str):
+            tokens += len(value[:MAX_KEPT_TEXT]) // TEXT_TOKEN_CHARACTERS
+    return tokens
+
+
+def _retraced(content, where):
+    """A short document yajl refused, read by json: its exact message (line, column), or the document when json
+    takes what yajl does not (NaN, integers past 64 bits), so short documents read as json.loads reads them."""
+    try:
+        return load_json(content)
+    except FormatError as error:
+        raise FormatError(_placed(str(error), where)) from None
+
+
+def _placed(message, where):
+    """A message about "The input" said of where ("In header.json: not valid JSON: ...")."""
+    if where == "The input":
+        return message
+    return f"{where}: {message.removeprefix('The input is ').removeprefix('The input ')}"
+
+
+def _reason(error):
+    """yajl's reason, without its drawing of where ("parse error: premature EOF\\n  …  (right here) ------^")."""
+    reason = str(error).split("\n", 1)[0].strip()
+    return reason.removeprefix("parse error: ").removeprefix("lexical error: ").rstrip(".") or "it ends early"
+
+
+class _Feed:
+    """The stream ijson reads: refused past max_bytes, and its first RETRACE_BYTES kept in case yajl refuses it."""
+
+    def __init__(self, stream, max_bytes, limited):
+        self._stream, self._max_bytes, self._limited = stream, max_bytes, limited
+        self._left, self.retraced, self._stretch = max_bytes, b"", 0
+
+    def read(self, amount=-1):
+        data = self._stream.read(amount)
+        if self._left is not None and amount != 0:
+            self._left -= len(data)
+            if self._left < 0:
+                raise TooLarge(f"The JSON input holds more than {size(self._max_bytes)} of JSON, the most one "
+                               f"document may hold; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+        if not self._limited or data.count(b'"') > data.count(b'\\"'):   # a quote that ends a string (probably: \\" is rare)
+            self._stretch = 0
+        else:
+            self._stretch += len(data)
+            if self._stretch > MAX_STRETCH:
+                raise TooLarge(f"The JSON input goes on for more than {size(MAX_STRETCH)} without a string ending: "
+                               "a string, a number or a list without strings that long is not part of a results "
+                               f"file; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+        if self.retraced is not None:
+            self.retraced += data
+            if len(self.retraced) > RETRACE_BYTES:
+                self.retraced = None
+        return data
