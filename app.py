@@ -23,8 +23,8 @@ from passk.sharing import ShareLinkError
 from passk.quietlog import describe
 from passk.steps import worked_steps
 from web.guards import LimitedRequest, too_large_sentence, untrusted_host, whole_body_within_limit
-from web.inputs import (API_NO_INPUT, API_NO_RUN, PAGE_EMPTY_RUN, api_sentence, benchmark_form, compare_form, error_status,
-                        comparison_from_request, comparison_planning, json_body, more_runs_given, planned,
+from web.inputs import (API_NO_INPUT, API_NO_RUN, PAGE_EMPTY_RUN, api_sentence, benchmark_form, compare_form,
+                        comparison_from_request, error_status, comparison_planning, json_body, more_runs_given, planned,
                         ranking_from_page, ranking_from_request, report_from_input, report_from_page,
                         summary_from_json_body)
 
@@ -352,7 +352,8 @@ def _compare_page(form, comparison=None, formats=None, error=None, ranking=None,
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
     plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
-                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error), plans=plans,
+                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),
+                           plans=plans,
                            max_runs=MAX_RUNS)
     return page, error_status(error) if error else 200
 

@@ -105,12 +105,12 @@ def test_the_sdist_holds_the_package_and_no_tests(checkout, tmp_path):
     assert not {name for name in names if name.startswith(("app.py", "templates", "static", "tests"))}
 
 
-def test_the_metadata_requires_numpy_and_scipy_only_and_offers_the_web_extra(wheel):
+def test_the_metadata_requires_numpy_scipy_and_ijson_only_and_offers_the_web_extra(wheel):
     meta = metadata(wheel)
     assert meta["Name"] == "passk" and meta["Version"] == passk.__version__
     assert meta["Requires-Python"] == ">=3.11"
     requirements = [Requirement(line) for line in meta.get_all("Requires-Dist")]
-    assert [r.name for r in requirements if not r.marker] == ["numpy", "scipy"]
+    assert [r.name for r in requirements if not r.marker] == ["numpy", "scipy", "ijson"]
     web = {r.name for r in requirements if r.marker and r.marker.evaluate({"extra": "web"})}
     assert web == WEB and not any(r.marker.evaluate({"extra": ""}) for r in requirements if r.marker)
     assert meta.get_all("Provides-Extra") == ["web"]

@@ -165,7 +165,7 @@ class _Feed:
             if self._left < 0:
                 raise TooLarge(f"The JSON input holds more than {size(self._max_bytes)} of JSON, the most one "
                                f"document may hold; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
-        if not self._limited or data.count(b'"') > data.count(b'\\"'):   # a quote that ends a string (probably: \\" is rare)
+        if not self._limited or data.count(b'"') > data.count(b'\\"'):   # a quote ending a string (\\" is rare)
             self._stretch = 0
         else:
             self._stretch += len(data)
