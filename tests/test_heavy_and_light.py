@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from deploy.stack import _children, find_executable
+from test_bounded_input import gzipped
+from test_limits import BOUNDARY, multipart as form_body
 
 pytestmark = pytest.mark.skipif(
     not find_executable("nginx"),
@@ -99,6 +101,22 @@ def test_pages_and_the_single_problem_api_are_answered_while_uploads_run(stack):
     assert "WORKER TIMEOUT" not in log
     assert "SIGKILL" not in log
     assert set(stack.worker_pids()) == workers   # no worker killed or replaced
+
+
+def test_five_gzip_bombs_at_once_are_refused_and_kill_no_worker(stack):
+    """The issue's last row: five 256 MiB [0,0,...] bombs (about 1 MB each, sent) took every worker down."""
+    body = form_body([("k", "1")], [("file", "results.json.gz", gzipped(b"0,", 256 * 2**20))])
+    logged = len(stack.log())
+    workers = set(stack.worker_pids())
+    uploads = Uploads(stack, "/api/v1/benchmark", body, f"multipart/form-data; boundary={BOUNDARY}")
+    statuses = [stack.request("GET", path)[0] for path in itertools.islice(LIGHT_ADDRESSES, 4)]
+    uploads.join()
+    assert statuses == [200] * 4
+    for status, answer in uploads.answers:
+        assert status == 413 and "3,000,000 keys and values" in json.loads(answer)["error"]
+    log = stack.log()[logged:]
+    assert "WORKER TIMEOUT" not in log and "SIGKILL" not in log
+    assert set(stack.worker_pids()) == workers
 
 
 def test_page_uploads_and_comparisons_take_the_upload_pool_too(stack):
