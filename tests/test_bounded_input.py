@@ -252,3 +252,11 @@ def test_a_long_documents_error_is_yajls_reason():
 
 def test_json_reads_what_yajl_refuses_in_a_short_document_so_its_rules_apply():
     assert parse_json(io.BytesIO(b"[NaN, 123456789012345678901234567890]"))[1] == 123456789012345678901234567890
+
+
+def test_a_line_longer_than_the_longest_read_is_refused_in_a_request_not_on_the_command_line():
+    line = json.dumps({"task_id": "HumanEval/0", "completion": "x" * (9 * MiB), "passed": True}).encode() + b"\n"
+    text = json.dumps({"task_id": "HumanEval/0", "completion": "", "passed": False}).encode() + b"\n" + line
+    with pytest.raises(TooLarge, match=r"^Line 2 is longer than 8 MiB, the longest line read"):
+        read_problems(text, filename="samples.jsonl", max_lines=100)
+    assert read_problems(text, filename="samples.jsonl").problems[0].n == 2

@@ -8,9 +8,10 @@ import zlib
 
 from passk.formats._core import FormatError
 from passk import limits
-from passk.limits import too_many_lines
+from passk.limits import LARGER_RUNS, TooLarge, too_many_lines
 
 PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
+MAX_LINE_BYTES = 8 * limits.MiB   # one line of a line format, in a web request
 HEAD_LINE_BYTES = 4 * 2**20   # the head ends at the end of a line shorter than this (one JSON document may have none)
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_GUNZIPPED_BYTES = limits.MAX_UPLOAD_BYTES   # gzip input unpacks to at most what an upload may hold unpacked
@@ -107,10 +108,12 @@ class Joined:
 def line_chunks(head, stream, max_lines=None):
     """Yield head, then pieces of stream of about PEEK_BYTES that each end at the end of a line.
 
-    Refuses input of more than max_lines lines, counting as it goes.
+    Refuses input of more than max_lines lines, counting as it goes, and then
+    (a web request) lines longer than MAX_LINE_BYTES too.
     """
+    longest = None if max_lines is None else MAX_LINE_BYTES
     lines = 0
-    chunk = head if head.endswith(b"\n") else head + stream.readline()
+    chunk = head if head.endswith(b"\n") else head + _rest_of_line(stream, head, longest, head.count(b"\n") + 1)
     while chunk:
         lines += chunk.count(b"\n")
         if max_lines is not None and lines > max_lines:
@@ -118,7 +121,20 @@ def line_chunks(head, stream, max_lines=None):
         yield chunk
         chunk = stream.read(PEEK_BYTES)
         if chunk and not chunk.endswith(b"\n"):
-            chunk += stream.readline()
+            chunk += _rest_of_line(stream, chunk, longest, lines + chunk.count(b"\n") + 1)
+
+
+def _rest_of_line(stream, chunk, longest, number):
+    """The rest of line number, which chunk ends within, up to its "\\n"; TooLarge when the line is more than
+    longest bytes (None: any)."""
+    if longest is None:
+        return stream.readline()
+    started = len(chunk) - chunk.rfind(b"\n") - 1
+    rest = stream.readline(max(longest - started, 0) + 1)
+    if started + len(rest) > longest:
+        raise TooLarge(f"Line {number:,} is longer than {limits.size(longest)}, the longest line read; no results "
+                       f"file has lines that long, so send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+    return rest
 
 
 def split_lines(chunk):
