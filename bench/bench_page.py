@@ -3,7 +3,9 @@
     .venv/bin/python bench/bench_page.py [--seconds 0.3] [--repeat 7]    # from the repository root
 
 Each address is asked for through Flask's test client (no server, no
-network), over and over for about --seconds per round; the addresses take
+network), over and over for about --seconds per round (an address with {n}
+with a new n each time, so nothing computed for one request serves the
+next, as for bench/load.py's "new address" routes); the addresses take
 turns, --repeat rounds each, and the best round counts, so a busy moment does
 not count against one address. Each figure is also given as a multiple of
 /healthz measured in the same run: the request machinery alone, which the
@@ -12,6 +14,7 @@ run takes about 15 seconds.
 """
 
 import argparse
+import itertools
 import os
 import platform
 import sys
@@ -27,8 +30,11 @@ ADDRESSES = [
     "/?n=200&c=57&k=10",
     "/?n=10&c=3&k=5",
     "/?n=1000000000000&c=1000000&k=1000000",
+    "/?n={n}&c=57&k=10",   # a new n on every request, as bench/load.py's "/ new address"
     "/api/v1/pass-at-k?n=200&c=57&k=10",
+    "/api/v1/pass-at-k?n={n}&c=57&k=10",
 ]
+FRESH = itertools.count(5000)   # the n of the addresses with {n}: never the same twice in a run
 
 
 def round_size(client, address, seconds):
@@ -57,7 +63,7 @@ def per_request(client, seconds, repeat):
 
 def _ask(client, address, count):
     for _ in range(count):
-        response = client.get(address)
+        response = client.get(address.format(n=next(FRESH)) if "{n}" in address else address)
         if response.status_code != 200:
             raise SystemExit(f"{address} answered {response.status_code}")
 
