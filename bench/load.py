@@ -142,17 +142,20 @@ class Connection:
 
 
 def stack_cpu_seconds(pid):
-    """User + system CPU seconds used so far by pid and its living descendants (Linux /proc)."""
-    ticks, pending = 0, [pid]
+    """(all, nginx's): user + system CPU seconds used so far by pid and its living descendants, and by
+    the nginx processes among them (Linux /proc); the rest is gunicorn's."""
+    ticks, nginx_ticks, pending = 0, 0, [pid]
     while pending:
         pid = pending.pop()
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            ticks += int(fields[11]) + int(fields[12])
+            used = int(fields[11]) + int(fields[12])
+            ticks += used
+            nginx_ticks += used if b"nginx" in Path(f"/proc/{pid}/cmdline").read_bytes() else 0
             pending += [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
         except OSError:
             pass    # it ended while we looked
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return ticks / os.sysconf("SC_CLK_TCK"), nginx_ticks / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -165,6 +168,7 @@ class Phase:
     statuses: Counter = field(default_factory=Counter)
     client_cpu: float = 0.0
     stack_cpu: float = 0.0
+    nginx_cpu: float = 0.0     # the part of stack_cpu nginx used
 
     @property
     def errors(self):
@@ -203,11 +207,13 @@ async def _clients(port, request, count, concurrency, phase):
 def run_phase(stack, route, request, count, concurrency):
     """One route under load, with the wall time and the CPU of the client and of the stack."""
     phase = Phase(route)
-    cpu, stack_cpu, started = time.process_time(), stack_cpu_seconds(stack.process.pid), time.perf_counter()
+    cpu, started = time.process_time(), time.perf_counter()
+    stack_cpu, nginx_cpu = stack_cpu_seconds(stack.process.pid)
     asyncio.run(_clients(stack.port, request, count, concurrency, phase))
     phase.seconds = time.perf_counter() - started
     phase.client_cpu = time.process_time() - cpu
-    phase.stack_cpu = stack_cpu_seconds(stack.process.pid) - stack_cpu
+    phase.stack_cpu, phase.nginx_cpu = (after - before for after, before in
+                                        zip(stack_cpu_seconds(stack.process.pid), (stack_cpu, nginx_cpu)))
     return phase
 
 
@@ -261,7 +267,8 @@ def print_phase(phase, ceiling):
     p50, p99 = p50_p99(phase.latencies)
     print(f"  {phase.route:<16} {sum(phase.statuses.values()):>5} {phase.errors:>4} {phase.rate:>7.1f} "
           f"{p50 * 1e3:>6.1f} {p99 * 1e3:>6.1f} {phase.rate / ceiling:>6.2f} "
-          f"{phase.stack_cpu_per_request * 1e3:>7.2f} {phase.client_cpu / phase.seconds:>6.2f} "
+          f"{phase.stack_cpu_per_request * 1e3:>7.2f} {phase.nginx_cpu / sum(phase.statuses.values()) * 1e3:>7.2f} "
+          f"{phase.client_cpu / phase.seconds:>6.2f} "
           f"{phase.stack_cpu / phase.seconds:>6.2f}", flush=True)
 
 
@@ -301,7 +308,7 @@ def run_rounds(stack, requests, args):
     rounds = []
     for number in range(1, args.rounds + 1):
         print(f"\nround {number:<9} {'sent':>5} {'err':>4} {'req/s':>7} {'p50 ms':>6} {'p99 ms':>6} "
-              f"{'share':>6} {'CPU ms':>7} {'client':>6} {'stack':>6}")
+              f"{'share':>6} {'CPU ms':>7} {'nginx':>7} {'client':>6} {'stack':>6}")
         phases = {route: run_phase(stack, route, request, count, args.concurrency)
                   for route, (request, count) in requests.items()}
         for phase in phases.values():
@@ -342,8 +349,8 @@ def main(argv=None):
     requests = routes(args)
     print(f"{os.cpu_count()} CPUs, Python {platform.python_version()}, load average "
           f"{os.getloadavg()[0]:.2f}; {args.concurrency} clients", flush=True)
-    print("share: requests/s over /healthz's in the round; CPU ms: the stack's CPU per request; "
-          "client, stack: CPU cores busy")
+    print("share: requests/s over /healthz's in the round; CPU ms: the stack's CPU per request, nginx: "
+          "nginx's part of it (the rest is gunicorn's); client, stack: CPU cores busy")
     with ProductionStack(workers=args.workers) as stack:
         rounds = run_rounds(stack, requests, args)
     print_summary(rounds)
