@@ -1,9 +1,11 @@
 """Readers for harness output: every format, detection, errors with their place, limits, fuzzing."""
 
+import ast
 import codecs
 import io
 import json
 import random
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -719,3 +721,36 @@ def test_a_json_count_is_a_number_with_a_whole_value(n):
 def test_tab_separated_task_ids_may_hold_commas(header):
     content = header + "HumanEval/0, variant a\t10\t3\nb\t5\t5\n"
     assert read_problems(content).problems == [Problem("HumanEval/0, variant a", 10, 3), Problem("b", 5, 5)]
+
+
+def test_the_format_modules_import_one_another_without_a_circle():
+    package = Path(formats.__file__).parent
+    graph = {path.stem: set(imported_format_modules(path)) for path in package.glob("*.py")}
+    assert graph["registry"] == set() and "detect" not in graph["_core"] | graph["counts"]
+    done = set()
+
+    def visit(module, path):
+        assert module not in path, " -> ".join(path + [module])
+        if module not in done:
+            for other in graph.get(module, ()):
+                visit(other, path + [module])
+            done.add(module)
+
+    for module in graph:
+        visit(module, [])
+
+
+def imported_format_modules(path):
+    """The modules of passk.formats that a module's source imports, at any depth of its code."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module == "passk.formats":
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("passk.formats."):
+            yield node.module.removeprefix("passk.formats.")
+
+
+def test_every_reader_module_registered_itself_in_the_listed_order():
+    from passk.formats import registry
+    assert list(registry.titles()) == list(registry.FORMATS) == list(FORMATS)
+    assert [module.NAME for module in registry.document_readers()] == list(registry.DOCUMENT_ORDER)
+    assert all(registry.READERS[name].NAME == name for name in registry.FORMATS)

@@ -5,6 +5,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field as dataclass_field
 
+from passk.formats.registry import titles
 from passk.limits import too_many_problems
 
 MAX_COUNT = 10**12
@@ -163,9 +164,8 @@ def parsed(problems, fmt):
 
 def not_results(line, number):
     """The error for a first line that is not results at all, such as prose, listing what is accepted."""
-    from passk.formats.detect import FORMAT_NAMES   # the registry imports every reader
     return FormatError(f"Line {number} is {show(line)}: this is not a results file; accepted formats: "
-                       f"{', '.join(FORMAT_NAMES.values())}.")
+                       f"{', '.join(titles().values())}.")
 
 
 def read_eval_tasks(document, layout, task_passes, limit):

@@ -6,6 +6,7 @@ sample, "pass", "fail", "timeout" or null (the run could not tell); a sample pas
 """
 
 from passk.formats._core import FormatError, field, read_eval_tasks, show
+from passk.formats.registry import register
 
 NAME = "bigcodebench"
 LABEL = "BigCodeBench"   # the tool, as people name it
@@ -41,3 +42,6 @@ def read(document, suite, limit):
             passes.append(status == "pass")
         return passes
     return read_eval_tasks(document, "a BigCodeBench *_eval_results.json", task_passes, limit)
+
+
+register(__name__)

@@ -6,6 +6,7 @@ JSON numbers with whole values; strings are refused.
 """
 
 from passk.formats._core import FormatError, add_sample, append, count, field, passed_flags, problem, show, tallied, task_id_of
+from passk.formats.registry import document_readers, register
 
 NAME = "json"
 LABEL = "JSON"   # the tool, as people name it
@@ -27,6 +28,12 @@ def _fits_none(document):
     return isinstance(first, dict) and not {"task_id", "n", "c", "samples", "passed"} & first.keys()
 
 
+def _fits_no_layout(what):
+    """The error for a JSON document no reader claims: what it is, and what detection looked for."""
+    looked_for = "; ".join(f"{module.LABEL}: {module.SIGNATURE}" for module in document_readers())
+    return FormatError(f"This JSON fits none of the layouts passk reads ({what}). It looked for {looked_for}.")
+
+
 def _described(mapping):
     """An object, by its first keys, for an error message."""
     keys = list(mapping)
@@ -42,8 +49,7 @@ def read(document, suite, limit):
     if isinstance(document, dict) and "problems" in document:
         items, path = document["problems"], "problems"
     elif _fits_none(document):
-        from passk.formats.detect import fits_none   # the registry imports every reader, this one too
-        raise fits_none(_described(document) if isinstance(document, dict) else f"a list of {_described(document[0])}")
+        raise _fits_no_layout(_described(document) if isinstance(document, dict) else f"a list of {_described(document[0])}")
     if not isinstance(items, list):
         raise FormatError('The JSON must be a list of problems or an object with a "problems" list; '
                           f"got {show(items)}{' at problems' if path else ''}.")
@@ -76,3 +82,6 @@ def _json_samples(items, path, limit):
             raise FormatError(f"{where}.passed: expected true or false; got {show(passed)}.")
         add_sample(tally, field(item, "task_id", where), passed, f"{where}.task_id", limit)
     return tallied(tally)
+
+
+register(__name__)

@@ -5,6 +5,7 @@
 """
 
 from passk.formats._core import FormatError, append, key_path, passed_flags, problem, task_id_of
+from passk.formats.registry import register
 
 NAME = "cruxeval"
 LABEL = "CRUXEval"   # the tool, as people name it
@@ -33,3 +34,6 @@ def read(document, suite, limit):
         n, c = passed_flags(flags, where)
         append(problems, problem(task_id_of(task_id, where), n, c, where), limit)
     return problems
+
+
+register(__name__)

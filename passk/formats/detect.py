@@ -1,4 +1,4 @@
-"""Which reader a file needs: every reader is registered here, and detection happens here alone.
+"""Which reader a file needs: every reader is imported here (registering itself), and detection happens here alone.
 
 Line formats (text, CSV, human-eval and eval-arena JSONL) are told apart by their first lines;
 a JSON document is offered to each harness's `looks_like` in the order below,
@@ -6,23 +6,20 @@ the most specific first, and falls back to JSON counts.
 """
 
 import json
+import pkgutil
+from importlib import import_module
+from pathlib import Path
 
-from passk.formats._core import FormatError
+from passk.formats.registry import FORMATS, READERS, document_readers, titles
 
-from passk.formats import bigcodebench, counts, cruxeval, evalplus, humaneval, livecodebench, table, text
-from passk.formats import evalarena, multiple, swebench
-from passk.formats import inspect_log, taubench
-
-LINE_READERS = {module.NAME: module for module in (text, table, humaneval, evalarena)}
-DOCUMENT_READERS = {module.NAME: module for module in (inspect_log, taubench,   # Inspect logs have an "eval" too
-                                                       bigcodebench, evalplus, cruxeval, livecodebench, multiple,
-                                                       swebench, counts)}
-READERS = {**LINE_READERS, **DOCUMENT_READERS}
-FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
-           "multiple", "swebench", "taubench", "inspect", "json")
-FORMAT_NAMES = {name: READERS[name].TITLE for name in FORMATS}   # how each format is named to people
+NOT_READERS = {"detect", "combine", "registry"}   # the package's other public modules
+for _module in pkgutil.iter_modules([str(Path(__file__).parent)]):
+    if not _module.name.startswith("_") and _module.name not in NOT_READERS:
+        import_module(f"passk.formats.{_module.name}")   # the reader registers itself
+assert set(FORMATS) == set(READERS), "every reader module is registered and listed in registry.FORMATS"
+LINE_READERS = {name: module for name, module in READERS.items() if hasattr(module, "read_lines")}
+FORMAT_NAMES = titles()   # how each format is named to people
 FORMAT_LABELS = {name: READERS[name].LABEL for name in FORMATS}   # the tool that writes it, in a few words
-assert set(FORMATS) == set(READERS)
 
 
 def detect_format(head, filename=None):
@@ -48,13 +45,7 @@ def document_format(document):
     if isinstance(document, dict) and ({"task_id", "passed"} <= document.keys()
                                        or {"task_id", "completion"} <= document.keys()):
         return "humaneval"   # one results line, sent without a .jsonl name
-    return next(name for name, module in DOCUMENT_READERS.items() if module.looks_like(document))
-
-
-def fits_none(what):
-    """The error for a JSON document no reader claims: what it is, and what detection looked for."""
-    looked_for = "; ".join(f"{module.LABEL}: {module.SIGNATURE}" for module in DOCUMENT_READERS.values())
-    return FormatError(f"This JSON fits none of the layouts passk reads ({what}). It looked for {looked_for}.")
+    return next(module.NAME for module in document_readers() if module.looks_like(document))
 
 
 def source_of(name, document=None):

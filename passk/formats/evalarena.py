@@ -12,6 +12,7 @@ import json
 from passk.formats._core import FormatError, count, field, problem, show, tallied, task_id_of
 from passk.formats._input import chunk_lines, json_problem_name
 from passk.limits import too_many_problems
+from passk.formats.registry import register
 
 NAME = "evalarena"
 LABEL = "eval-arena"   # the tool, as people name it
@@ -98,3 +99,6 @@ def _correct_of_pass1(pass1, n, where):
         raise FormatError(f'{where}: "pass1" = {show(pass1)} of "count" = {n:,} samples is not a whole number of '
                           'correct samples; give "correct" as well.')
     return correct
+
+
+register(__name__)

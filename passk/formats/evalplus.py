@@ -7,6 +7,7 @@ when its base tests pass, and the plus suite when base and plus both pass.
 """
 
 from passk.formats._core import FormatError, field, read_eval_tasks, show
+from passk.formats.registry import register
 
 NAME = "evalplus"
 LABEL = "EvalPlus"   # the tool, as people name it
@@ -91,3 +92,6 @@ def _old_statuses(results, path):
                               f'"failed" or "timed out"; got {show(result if status is None else status)}.')
         statuses.append(status)
     return statuses
+
+
+register(__name__)

@@ -9,6 +9,7 @@ import json
 
 from passk.formats._core import FormatError, add_sample, field, show, tallied
 from passk.formats._input import chunk_lines, json_problem_name
+from passk.formats.registry import register
 
 NAME = "humaneval"
 LABEL = "human-eval"   # the tool, as people name it
@@ -73,3 +74,6 @@ def _checked_sample(tally, text, number, limit):
     if not isinstance(passed, bool):
         raise FormatError(f'Line {number}: "passed" must be true or false; got {show(passed)}.')
     add_sample(tally, task_id, passed, f"Line {number}", limit)
+
+
+register(__name__)

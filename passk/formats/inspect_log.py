@@ -23,6 +23,7 @@ import zlib
 
 from passk.formats._core import FormatError, add_sample, count, field, key_path, show, tallied, task_id_of
 from passk.formats._json import parse_json
+from passk.formats.registry import register
 from passk.limits import MAX_UPLOAD_BYTES, MiB, TooLarge
 
 NAME = "inspect"
@@ -273,3 +274,6 @@ def _member_json(archive, member, budget, only=None):
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
         raise FormatError(f"In {name}: the archive is damaged ({error}); send the .eval log as Inspect "
                           "wrote it.") from None
+
+
+register(__name__)

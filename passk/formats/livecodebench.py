@@ -6,6 +6,7 @@ list of test results per sample.
 """
 
 from passk.formats._core import FormatError, append, field, key_path, passed_flags, problem, show, task_id_of
+from passk.formats.registry import register
 
 NAME = "livecodebench"
 LABEL = "LiveCodeBench"   # the tool, as people name it
@@ -71,3 +72,6 @@ def _passed(tests, where):
         if not isinstance(result, (bool, int, float)):
             raise FormatError(f"{where}[{index}]: expected true, false or an error code; got {show(result)}.")
     return all(result > 0 for result in tests)
+
+
+register(__name__)

@@ -10,6 +10,7 @@ combine into one run with `read_files`.
 """
 
 from passk.formats._core import FormatError, append, field, problem, show, task_id_of
+from passk.formats.registry import register
 
 NAME = "multiple"
 LABEL = "MultiPL-E"   # the tool, as people name it
@@ -53,3 +54,6 @@ def _passed(result, path):
     if exit_code is not None and (isinstance(exit_code, bool) or not isinstance(exit_code, int)):
         raise FormatError(f"At {path}.exit_code: expected a whole number (or null); got {show(exit_code)}.")
     return status == "OK" and exit_code == 0
+
+
+register(__name__)

@@ -10,6 +10,7 @@ Several runs of one model (several reports) combine with `read_files` into sever
 """
 
 from passk.formats._core import FormatError, append, field, problem, show, task_id_of
+from passk.formats.registry import register
 
 NAME = "swebench"
 LABEL = "SWE-bench"   # the tool, as people name it
@@ -60,3 +61,6 @@ def _ids(document, key, required=False):
     if not isinstance(ids, list):
         raise FormatError(f"At {key}: expected a list of instance ids; got {show(ids)}.")
     return {task_id_of(instance_id, f"At {key}[{index}]"): f"{key}[{index}]" for index, instance_id in enumerate(ids)}
+
+
+register(__name__)

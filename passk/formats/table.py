@@ -6,6 +6,7 @@ import itertools
 from passk.formats._core import FormatError, add_sample, append, count_text, not_results, problem, show, tallied, task_id_of
 from passk.formats._input import text_lines
 from passk.formats.text import is_prose
+from passk.formats.registry import register
 
 NAME = "csv"
 LABEL = "CSV"   # the tool, as people name it
@@ -92,3 +93,6 @@ def _csv_samples(rows, columns, limit):
             counts[0] += 1
             counts[1] += passed
     return tallied(tally)
+
+
+register(__name__)

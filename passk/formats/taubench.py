@@ -18,6 +18,7 @@ without a reward counts as a failure.
 import math
 
 from passk.formats._core import FormatError, add_sample, count, field, show, tallied, task_id_of
+from passk.formats.registry import register
 
 NAME = "taubench"
 LABEL = "τ-bench"   # the tool, as people name it
@@ -156,3 +157,6 @@ def _differ(counts, note=""):
     if not counts or min(counts) == max(counts):
         return []
     return [f"Trials per task differ ({min(counts):,} to {max(counts):,}); each task uses its own count.{note}"]
+
+
+register(__name__)

@@ -9,6 +9,7 @@ import re
 from passk.formats._core import DIGITS, FormatError, Problem, append, not_results, problem, show, task_id_of
 from passk.formats._core import count_text
 from passk.formats._input import text_lines
+from passk.formats.registry import register
 
 NAME = "text"
 LABEL = "text"   # the tool, as people name it
@@ -67,3 +68,6 @@ def _text_problem(line, index, where, unreadable=None):
         return Problem(task_id, len(tokens), tokens.count("1"))
     raise unreadable or FormatError(f'{where}: expected "n c", "task_id n c", "task_id,n,c", per-sample results like "1 0 1", '
                       f'or "task_id: 1 0 1"; got {show(line)}.')
+
+
+register(__name__)
