@@ -230,7 +230,7 @@ def _mean(pairs, pair_values, count, fractions=None):
     """sum_i value_i / count: exact from the fractions when given, else correctly rounded (math.fsum)."""
     if fractions is not None:
         return float(sum(map(Fraction.__mul__, fractions, pairs.weights.tolist())) / count)
-    return math.fsum(np.repeat(pair_values, pairs.weights)) / count
+    return math.fsum(np.repeat(pair_values, pairs.weights).tolist()) / count
 
 
 def _rates(pairs):
@@ -275,7 +275,7 @@ def _fixed_benchmark_se(problems, samples, pairs, k, prior):
         return None, (f"The fixed-benchmark SE for k = {k:,} needs n ≥ {2 * k:,}: "
                       f"{_how_many_have(short, problems)} fewer samples ({_named(short, problems)}).")
     pair_variances = expected_variance(pairs.samples, pairs.correct, k, prior)
-    return math.sqrt(math.fsum(pairs.weights * pair_variances)) / len(problems), None
+    return math.sqrt(math.fsum((pairs.weights * pair_variances).tolist())) / len(problems), None
 
 
 def _misuse_warnings(samples):
@@ -590,12 +590,12 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
                            f"{k:,} samples in run A or B ({_named(short, problems)}).")
     differences = values_a - values_b
     count = differences.size
-    a, b, difference = (math.fsum(values) / count for values in (values_a, values_b, differences))
+    a, b, difference = (math.fsum(values.tolist()) / count for values in (values_a, values_b, differences))
     if count < 2:
         return KComparison(k, a, b, difference, None, None, None,
                            "Only one problem is paired: the SE, interval and p-value need at least two.")
     sd = float(np.std(differences, ddof=1))
-    paired = PairedDifference(difference, math.fsum(np.abs(differences)) / count, sd, count)
+    paired = PairedDifference(difference, math.fsum(np.abs(differences).tolist()) / count, sd, count)
     return KComparison(k, a, b, difference, sd / math.sqrt(count), paired.interval(), paired.p_value(),
                        _too_few(count), "mover")
 

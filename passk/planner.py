@@ -86,7 +86,7 @@ class _Noise:
         if per_problem and per_problem >= self.most:
             return self._common_variance_sum(k, per_problem)
         variances = expected_variance(self.samples, self.correct, k, self.prior, at=per_problem or None)
-        return math.fsum(self.weights * variances)
+        return math.fsum((self.weights * variances).tolist())
 
     def _common_variance_sum(self, k, size):
         """variance_sum when every problem has size samples: expected_variance's terms, summed in another order.
@@ -113,26 +113,33 @@ class _Noise:
         n = 10^12 the difference of two beta functions near -10^7 came out of sign: a negative variance.)
         """
         a, b = self.correct + self.prior[0], self.samples - self.correct + self.prior[1]
-        base, longest = betaln(a, b), betaln(a, b + 2 * k)
+        base, longest, whole = betaln(a, b), betaln(a, b + 2 * k), a + b + 2 * k
         gap, previous = None, None
+        step, term = np.empty(a.shape), np.empty(a.shape)   # reused: one pass over the problems per operation
         for j in overlaps:
             if previous is not None and j == previous + 1:
-                gap = gap + np.log1p(-a / (a + b + 2 * k - j))
+                np.subtract(whole, j, out=step)
+                np.divide(a, step, out=step)
+                gap += np.log1p(np.negative(step, out=step), out=step)
             elif j <= SHARED_OVERLAPS:   # from j = 0: a difference of beta functions of 10^12 loses every digit
-                gap = sum(np.log1p(-a / (a + b + 2 * k - i)) for i in range(1, int(j) + 1))
+                gap = sum(np.log1p(-a / (whole - i)) for i in range(1, int(j) + 1))
             else:
                 gap = longest - betaln(a, b + 2 * k - j)
-            misses[j] = float(np.dot(self.weights, np.exp(longest - gap - base) * -np.expm1(gap)))
+            np.subtract(longest, gap, out=term)
+            term -= base
+            term = np.exp(term, out=term)
+            term *= np.expm1(gap, out=step)
+            misses[j] = -float(np.dot(self.weights, term))
             previous = j
 
     def mean(self, k):
         """The mean of the problems' pass@k estimates."""
-        return math.fsum(self.weights * estimate_pass_at_k(self.samples, self.correct, k)) / self.count
+        return math.fsum((self.weights * estimate_pass_at_k(self.samples, self.correct, k)).tolist()) / self.count
 
     def half_width(self, k, per_problem, mean):
         """Half the width of the fixed-benchmark 95% interval at max(n_i, per_problem) samples per problem."""
         se = math.sqrt(self.variance_sum(k, per_problem)) / self.count
-        draws = math.fsum(self.weights * np.maximum(self.samples, float(per_problem))) / k
+        draws = math.fsum((self.weights * np.maximum(self.samples, float(per_problem))).tolist()) / k
         low, high = fixed_interval(min(1.0, max(0.0, mean)), se, draws)
         return (high - low) / 2
 

@@ -50,8 +50,8 @@ def fit_prior(samples, correct):
     """
     samples, correct = np.asarray(samples, dtype=float), np.asarray(correct, dtype=float)
     rates = correct / samples
-    mean = math.fsum(rates) / rates.size
-    inverse = math.fsum(1 / samples) / samples.size
+    mean = math.fsum(rates.tolist()) / rates.size
+    inverse = math.fsum((1 / samples).tolist()) / samples.size
     spread = mean * (1 - mean)
     if rates.size < 2 or spread <= 0 or inverse >= 1:
         return PRIOR_FLOOR, PRIOR_FLOOR
