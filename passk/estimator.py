@@ -62,14 +62,16 @@ def _log_complement_short(n, c, k):
     order = np.argsort(m, kind="stable")        # the rows still summing at step j are then a suffix
     n, m, big = n[order], m[order], big[order]
     total = np.zeros(n.shape)
+    buffers = np.empty((3, n.size))   # reused by every step (fresh temporaries would cost more than the logs)
     for j in range(int(m[-1]) if m.size else 0):
         rows = slice(int(np.searchsorted(m, j, side="right")), None)
-        denominator = n[rows] - j                  # n - j, exact in float below 2**53
-        ratio = (denominator - big[rows]) / denominator
+        denominator, ratio, terms = buffers[0, rows], buffers[1, rows], buffers[2, rows]
+        np.subtract(n[rows], j, out=denominator)             # n - j, exact in float below 2**53
+        np.divide(np.subtract(denominator, big[rows], out=ratio), denominator, out=ratio)
         # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term
         # (the log only where it is picked, which halves the cost when n is large).
         with np.errstate(divide="ignore"):
-            terms = np.log1p(-big[rows] / denominator)
+            np.log1p(np.negative(np.divide(big[rows], denominator, out=terms), out=terms), out=terms)
             np.log(ratio, out=terms, where=ratio < 0.5)
         total[rows] += terms
     result = np.empty(n.shape)
