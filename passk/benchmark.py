@@ -448,6 +448,8 @@ def _row_dicts(columns, count):
 
 def _floats_or_none(values):
     """A float array as a list of floats, with None for nan."""
+    if not np.isnan(values).any():
+        return values.tolist()
     return [None if value != value else value for value in values.tolist()]
 
 
