@@ -3,7 +3,9 @@
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field as dataclass_field
+from typing import Any, TypeAlias
 
 from passk.formats.registry import titles
 from passk.limits import too_many_problems
@@ -12,6 +14,8 @@ MAX_COUNT = 10**12
 MAX_TASK_ID = 200         # characters
 DIGITS = re.compile(r"[0-9]{1,16}")
 SURROGATE = re.compile("[\ud800-\udfff]")   # from JSON escapes like "\\ud800"; not encodable
+JSON: TypeAlias = Any   # a value json or the streaming parser (_json) built: dict, list, str, int, float, bool or None
+Tally: TypeAlias = dict[str, list[int]]   # {task_id: [n, c]}, as samples are counted
 EMPTY = ("The input is empty: no problems were found; paste one problem a line (n c) "
          "or upload a harness results file (JSONL, JSON or CSV).")
 
@@ -40,7 +44,7 @@ class Parsed:
     combined: str = dataclass_field(default="", compare=False)  # how several files were combined, if they were
 
 
-def show(value):
+def show(value: JSON) -> str:
     """A short rendering of a value for an error message."""
     if isinstance(value, dict):
         return "an object"
@@ -50,7 +54,7 @@ def show(value):
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def task_id_of(value, where):
+def task_id_of(value: JSON, where: str) -> str:
     """Return value as a task id (strings as given, integers as text) or raise."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
@@ -66,7 +70,7 @@ def task_id_of(value, where):
     return value
 
 
-def count(value, name, where):
+def count(value: JSON, name: str, where: str) -> int:
     """Return a JSON number with a whole value (10, 10.0, 1e1) as a count from 0 to MAX_COUNT.
 
     A string is refused, as harnesses write counts as numbers; text formats use count_text.
@@ -80,7 +84,7 @@ def count(value, name, where):
     return value
 
 
-def count_text(text, name, where):
+def count_text(text: str, name: str, where: str) -> int:
     """Return text of digits (a CSV cell, a word of a pasted line) as a count from 0 to MAX_COUNT."""
     value = int(text) if DIGITS.fullmatch(text) else None
     if value is None or value > MAX_COUNT:
@@ -89,7 +93,7 @@ def count_text(text, name, where):
     return value
 
 
-def problem(task_id, n, c, where):
+def problem(task_id: str, n: int, c: int, where: str) -> Problem:
     """Build a Problem after checking that it has samples and 0 <= c <= n."""
     if n == 0:
         raise FormatError(f"{where}: task {show(task_id)} has no samples (n = 0); "
@@ -100,14 +104,14 @@ def problem(task_id, n, c, where):
     return Problem(task_id, n, c)
 
 
-def append(problems, problem, limit):
+def append(problems: list[Problem], problem: Problem, limit: int | None) -> None:
     """Add problem to the list, refusing more than limit problems (None: any number)."""
     if limit is not None and len(problems) >= limit:
         raise FormatError(too_many_problems(limit))
     problems.append(problem)
 
 
-def add_sample(tally, task_id, passed, where, limit):
+def add_sample(tally: Tally, task_id: JSON, passed: bool, where: str, limit: int | None) -> None:
     """Count one sample of task_id in tally ({task_id: [n, c]}), merging samples of one task."""
     counts = tally.get(task_id) if type(task_id) is str else None
     if counts is None:
@@ -119,11 +123,11 @@ def add_sample(tally, task_id, passed, where, limit):
     counts[1] += passed
 
 
-def tallied(tally):
+def tallied(tally: Tally) -> list[Problem]:
     return [Problem(task_id, n, c) for task_id, (n, c) in tally.items()]
 
 
-def passed_flags(values, where):
+def passed_flags(values: JSON, where: str) -> tuple[int, int]:
     """Return (n, c) for a JSON list of booleans, one per sample."""
     if not isinstance(values, list):
         raise FormatError(f"{where}: expected a list of true/false, one per sample; got {show(values)}.")
@@ -133,7 +137,7 @@ def passed_flags(values, where):
     return len(values), sum(values)
 
 
-def field(mapping, key, where):
+def field(mapping: JSON, key: str, where: str) -> JSON:
     """mapping[key], or a FormatError naming the missing field."""
     if not isinstance(mapping, dict):
         raise FormatError(f"{where}: expected an object; got {show(mapping)}.")
@@ -142,12 +146,12 @@ def field(mapping, key, where):
     return mapping[key]
 
 
-def key_path(prefix, key):
+def key_path(prefix: str, key: str) -> str:
     """A JSON key path for messages: prefix["key"], with the key quoted as JSON."""
     return f"{prefix}[{json.dumps(key, ensure_ascii=False)}]"
 
 
-def parsed(problems, fmt):
+def parsed(problems: list[Problem], fmt: str) -> Parsed:
     """Wrap problems as Parsed, refusing none and warning about repeated task ids."""
     if not problems:
         raise EmptyInput(EMPTY)
@@ -162,18 +166,19 @@ def parsed(problems, fmt):
     return Parsed(problems, fmt, warnings)
 
 
-def not_results(line, number):
+def not_results(line: str, number: int) -> FormatError:
     """The error for a first line that is not results at all, such as prose, listing what is accepted."""
     return FormatError(f"Line {number} is {show(line)}: this is not a results file; accepted formats: "
                        f"{', '.join(titles().values())}.")
 
 
-def read_eval_tasks(document, layout, task_passes, limit):
+def read_eval_tasks(document: JSON, layout: str, task_passes: Callable[[JSON, str], list[bool]],
+                    limit: int | None) -> list[Problem]:
     """Problems from an {"eval": {task_id: samples}} document; task_passes(samples, path) flags each sample."""
     tasks = document.get("eval") if isinstance(document, dict) else None
     if not isinstance(tasks, dict):
         raise FormatError(f'Expected {layout}: an object whose "eval" maps each task id to its samples.')
-    problems = []
+    problems: list[Problem] = []
     for task_id, samples in tasks.items():
         path = key_path("eval", task_id)
         passes = task_passes(samples, path)

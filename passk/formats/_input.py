@@ -5,10 +5,12 @@ import gzip
 import io
 import json
 import zlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import AnyStr, Protocol, TypeAlias
 
-from passk.formats._core import FormatError
+from passk.formats._core import JSON, FormatError
 from passk import limits
-from passk.limits import LARGER_RUNS, TooLarge, too_many_lines
+from passk.limits import LARGER_RUNS, Budget, TooLarge, too_many_lines
 
 PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
 MAX_LINE_BYTES = 8 * limits.MiB   # one line of a line format, in a web request
@@ -17,7 +19,23 @@ GZIP_MAGIC = b"\x1f\x8b"
 MAX_GUNZIPPED_BYTES = limits.MAX_UPLOAD_BYTES   # gzip input unpacks to at most what an upload may hold unpacked
 
 
-def open_input(source, max_lines=None, max_bytes=None, budget=None):
+class Readable(Protocol):
+    """A binary stream read by amounts: a file opened with "rb", an upload, a member of a zip archive, Joined."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+class Stream(Readable, Protocol):
+    """A binary stream read by amounts and by lines: a file opened with "rb", an upload, Gunzipped input."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+Source: TypeAlias = bytes | bytearray | memoryview | str | Stream   # what read_problems reads
+
+
+def open_input(source: Source, max_lines: int | None = None, max_bytes: int | None = None,
+               budget: Budget | None = None) -> tuple[bytes, Stream]:
     """Return (head, stream): the first lines of source as bytes, and a binary stream after them.
 
     Blank lines before the first text are counted, not kept, so that a file of
@@ -60,18 +78,19 @@ class Gunzipped:
     a gzip bomb costs at most that much unpacking.
     """
 
-    def __init__(self, head, rest, max_bytes, budget=None):
-        self._file = gzip.GzipFile(fileobj=Joined(head, rest), mode="rb")
+    def __init__(self, head: bytes, rest: Stream, max_bytes: int, budget: Budget | None = None) -> None:
+        # typeshed's gzip fileobj must have seek, which GzipFile calls only to seek backwards, never done here
+        self._file = gzip.GzipFile(fileobj=Joined(head, rest), mode="rb")   # type: ignore[call-overload]
         self._left = self.max_bytes = max_bytes
         self._budget = budget
 
-    def read(self, size=-1):
+    def read(self, size: int = -1) -> bytes:
         return self._unpack(self._file.read, size)
 
-    def readline(self, size=-1):
+    def readline(self, size: int = -1) -> bytes:
         return self._unpack(self._file.readline, size)
 
-    def _unpack(self, read, amount):
+    def _unpack(self, read: Callable[[int], bytes], amount: int | None) -> bytes:
         wanted = self._left + 1 if amount is None or amount < 0 else min(amount, self._left + 1)
         if self._budget is not None:
             wanted = min(wanted, self._budget.unpacked + 1)
@@ -92,10 +111,10 @@ class Gunzipped:
 class Joined:
     """head, then the rest of the stream it was read from."""
 
-    def __init__(self, head, rest):
+    def __init__(self, head: bytes, rest: Stream) -> None:
         self._head, self._rest = head, rest
 
-    def read(self, size=-1):
+    def read(self, size: int = -1) -> bytes:
         if not self._head:
             return self._rest.read(size)
         if size is None or size < 0:
@@ -105,7 +124,7 @@ class Joined:
         return data
 
 
-def line_chunks(head, stream, max_lines=None):
+def line_chunks(head: bytes, stream: Stream, max_lines: int | None = None) -> Iterator[bytes]:
     """Yield head, then pieces of stream of about PEEK_BYTES that each end at the end of a line.
 
     Refuses input of more than max_lines lines, counting as it goes, and then
@@ -124,7 +143,7 @@ def line_chunks(head, stream, max_lines=None):
             chunk += _rest_of_line(stream, chunk, longest, lines + chunk.count(b"\n") + 1)
 
 
-def _rest_of_line(stream, chunk, longest, number):
+def _rest_of_line(stream: Stream, chunk: bytes, longest: int | None, number: int) -> bytes:
     """The rest of line number, which chunk ends within, up to its "\\n"; TooLarge when the line is more than
     longest bytes (None: any)."""
     if longest is None:
@@ -137,7 +156,7 @@ def _rest_of_line(stream, chunk, longest, number):
     return rest
 
 
-def split_lines(chunk):
+def split_lines(chunk: AnyStr) -> list[AnyStr]:
     """The lines of a chunk (bytes or text) without their "\\n"; a final "\\n" ends the last line."""
     lines = chunk.split(b"\n" if isinstance(chunk, bytes) else "\n")
     if not lines[-1]:
@@ -145,7 +164,7 @@ def split_lines(chunk):
     return lines
 
 
-def line_text(raw, number):
+def line_text(raw: bytes, number: int) -> str:
     """Line number's bytes as text without a trailing "\\r", refusing NUL bytes and invalid UTF-8."""
     if b"\x00" in raw:
         raise not_text(f"Line {number}")
@@ -156,7 +175,7 @@ def line_text(raw, number):
     return text.rstrip("\r")
 
 
-def text_lines(chunks):
+def text_lines(chunks: Iterable[bytes]) -> Iterator[tuple[int, str]]:
     """Yield (line number, text) for every line of the chunks, refusing input that is not UTF-8 text."""
     number = 0
     for chunk in chunks:
@@ -164,7 +183,7 @@ def text_lines(chunks):
             yield number, text.rstrip("\r")
 
 
-def chunk_lines(chunk, number):
+def chunk_lines(chunk: bytes, number: int) -> Iterable[str]:
     """The lines of a chunk as text; one with a NUL byte or invalid UTF-8 is checked line by line."""
     if b"\x00" not in chunk:
         try:
@@ -174,12 +193,12 @@ def chunk_lines(chunk, number):
     return (line_text(raw, at) for at, raw in enumerate(split_lines(chunk), number + 1))
 
 
-def not_text(where):
+def not_text(where: str) -> FormatError:
     return FormatError(f"{where} is not UTF-8 text (it holds NUL bytes or invalid characters): "
                        "this is not a text file; upload JSONL, JSON, CSV or plain text.")
 
 
-def load_json(content):
+def load_json(content: bytes) -> JSON:
     """Parse a whole JSON document, turning every failure into a FormatError."""
     try:
         text = content.decode("utf-8")
@@ -197,6 +216,6 @@ def load_json(content):
         raise FormatError("The JSON holds a number far too long to be a count.") from None
 
 
-def json_problem_name(error):
+def json_problem_name(error: json.JSONDecodeError) -> str:
     """What json found wrong, without the " at" some of its messages end with ("Unterminated string starting at")."""
     return error.msg.removesuffix(" at")

@@ -11,13 +11,14 @@ refused as soon as it passes the limit, before its values fill memory.
 """
 
 import re
+from collections.abc import Collection, Iterator
 from itertools import islice
 
 import ijson
 
-from passk.formats._core import MAX_TASK_ID, FormatError
-from passk.formats._input import load_json
-from passk.limits import LARGER_RUNS, MiB, TooLarge, size
+from passk.formats._core import JSON, MAX_TASK_ID, FormatError
+from passk.formats._input import Readable, load_json
+from passk.limits import LARGER_RUNS, Budget, MiB, TooLarge, size
 
 CHUNK = 256 * 1024         # read at once; ijson builds the events of a chunk before yielding the first
 MAX_STRETCH = 8 * MiB      # of JSON without a string's closing quote: yajl lexes a value split over chunks again
@@ -31,7 +32,8 @@ SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 NESTED_TOO_DEEPLY = "The input is nested too deeply to read; problems need only two or three levels."
 
 
-def parse_json(stream, budget=None, only=None, where="The input", max_bytes=MAX_DOCUMENT_BYTES):
+def parse_json(stream: Readable, budget: Budget | None = None, only: Collection[str] | None = None,
+               where: str = "The input", max_bytes: int | None = MAX_DOCUMENT_BYTES) -> JSON:
     """The JSON document read from a binary stream, as Python values.
 
     budget: a passk.limits.Budget whose tokens this document spends (None: no
@@ -57,22 +59,25 @@ def parse_json(stream, budget=None, only=None, where="The input", max_bytes=MAX_
     return document
 
 
-def _build(events, budget, only):
+def _build(events: Iterator[tuple[str, JSON]], budget: Budget | None,
+           only: Collection[str] | None) -> tuple[JSON, int]:
     """(document, tokens spent) from ijson's basic_parse events; TooLarge past the budget's tokens."""
     allowed = budget.tokens if budget is not None else None
-    events = enumerate(events if allowed is None else islice(events, allowed + 1), 1)
+    numbered = enumerate(events if allowed is None else islice(events, allowed + 1), 1)
+    stack: list[JSON]
     root, stack, key, tokens, extra = None, [], None, 0, 0
     place = None      # where the next value goes: the open list's append, or the open object's __setitem__
-    for tokens, (event, value) in events:
+    for tokens, (event, value) in numbered:
         if event == "map_key":
             key = value[:MAX_KEPT_TEXT]
             if only is not None and len(stack) == 1 and key not in only:
-                tokens = _skip(events, tokens)
+                tokens = _skip(numbered, tokens)
             continue
         if event == "string":
             value = value[:MAX_KEPT_TEXT]
             extra += len(value) // TEXT_TOKEN_CHARACTERS
             if allowed is not None and tokens + extra > allowed:
+                assert budget is not None   # allowed is its tokens
                 raise TooLarge(budget.too_many_tokens())
         elif event == "start_map":
             value = {}
@@ -94,11 +99,12 @@ def _build(events, budget, only):
             if len(stack) > MAX_DEPTH:
                 raise RecursionError
     if allowed is not None and (tokens > allowed or tokens + extra > allowed):
+        assert budget is not None   # allowed is its tokens
         raise TooLarge(budget.too_many_tokens())
     return root, tokens + extra
 
 
-def _skip(events, tokens):
+def _skip(events: Iterator[tuple[int, tuple[str, JSON]]], tokens: int) -> int:
     """Read past the next value of events (enumerated basic_parse events) without building it; the last token's
     number (tokens if there was none)."""
     depth = 0
@@ -112,7 +118,7 @@ def _skip(events, tokens):
     return tokens
 
 
-def _tokens_of(document):
+def _tokens_of(document: JSON) -> int:
     """The tokens a document built by json would have cost, as _build counts them."""
     tokens, pending = 0, [document]
     while pending:
@@ -129,7 +135,7 @@ def _tokens_of(document):
     return tokens
 
 
-def _retraced(content, where):
+def _retraced(content: bytes, where: str) -> JSON:
     """A short document yajl refused, read by json: its exact message (line, column), or the document when json
     takes what yajl does not (NaN, integers past 64 bits), so short documents read as json.loads reads them."""
     try:
@@ -138,14 +144,14 @@ def _retraced(content, where):
         raise FormatError(_placed(str(error), where)) from None
 
 
-def _placed(message, where):
+def _placed(message: str, where: str) -> str:
     """A message about "The input" said of where ("In header.json: not valid JSON: ...")."""
     if where == "The input":
         return message
     return f"{where}: {message.removeprefix('The input is ').removeprefix('The input ')}"
 
 
-def _reason(error):
+def _reason(error: Exception) -> str:
     """yajl's reason, without its drawing of where ("parse error: premature EOF\\n  …  (right here) ------^")."""
     reason = str(error).split("\n", 1)[0].strip()
     return reason.removeprefix("parse error: ").removeprefix("lexical error: ").rstrip(".") or "it ends early"
@@ -154,15 +160,18 @@ def _reason(error):
 class _Feed:
     """The stream ijson reads: refused past max_bytes, and its first RETRACE_BYTES kept in case yajl refuses it."""
 
-    def __init__(self, stream, max_bytes, limited):
+    retraced: bytes | None   # what was read, while it is no more than RETRACE_BYTES; then None
+
+    def __init__(self, stream: Readable, max_bytes: int | None, limited: bool) -> None:
         self._stream, self._max_bytes, self._limited = stream, max_bytes, limited
         self._left, self.retraced, self._stretch = max_bytes, b"", 0
 
-    def read(self, amount=-1):
+    def read(self, amount: int = -1) -> bytes:
         data = self._stream.read(amount)
         if self._left is not None and amount != 0:
             self._left -= len(data)
             if self._left < 0:
+                assert self._max_bytes is not None   # _left counts it down
                 raise TooLarge(f"The JSON input holds more than {size(self._max_bytes)} of JSON, the most one "
                                f"document may hold; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
         if not self._limited or data.count(b'"') > data.count(b'\\"'):   # a quote ending a string (\\" is rare)
