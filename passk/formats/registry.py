@@ -5,6 +5,9 @@ The two orders are the one place a new reader is placed among the others.
 """
 
 import sys
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, Protocol
 
 # How the formats are listed to people (the format menu, errors, the README).
 FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
@@ -13,20 +16,52 @@ FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", 
 # (Inspect logs have an "eval" too); JSON counts take what no other claims.
 DOCUMENT_ORDER = ("inspect", "taubench", "bigcodebench", "evalplus", "cruxeval", "livecodebench", "multiple",
                   "swebench", "json")
-READERS = {}   # format name -> its reader module
+READERS: dict[str, ModuleType] = {}   # format name -> its reader module, a LineReader or a DocumentReader
 
 
-def register(module_name):
+# What a reader module holds. Nothing here imports the package, so a JSON document is Any (_core.JSON) and
+# a reader's problems are list[Any] (list[_core.Problem]). A module registers itself by its name, so mypy checks
+# each reader's functions by their own annotations, not against these descriptions.
+class Reader(Protocol):
+    """What every reader module names: its format, how people name it and its tool, and the harness it reads."""
+
+    NAME: str
+    TITLE: str
+    LABEL: str
+    SOURCE: str
+
+
+class LineReader(Reader, Protocol):
+    """A reader of a line format (text, CSV, JSONL), given the input as chunks of whole lines."""
+
+    def read_lines(self, chunks: Iterable[bytes], limit: int | None) -> list[Any]: ...
+
+
+class DocumentReader(Reader, Protocol):
+    """A reader of JSON documents, offered each document (looks_like) in DOCUMENT_ORDER.
+
+    It may also have source(document) -> str, the harness and version of that document, and
+    warnings(document) -> list[str]; detect asks for them when a module has them.
+    """
+
+    SIGNATURE: str
+
+    def looks_like(self, document: Any) -> bool: ...
+
+    def read(self, document: Any, suite: str, limit: int | None) -> list[Any]: ...
+
+
+def register(module_name: str) -> None:
     """Register the reader module of that name (its NAME, TITLE, LABEL and read or read_lines)."""
     module = sys.modules[module_name]
     READERS[module.NAME] = module
 
 
-def titles():
+def titles() -> dict[str, str]:
     """{format: how it is named to people}, in the order of FORMATS."""
     return {name: READERS[name].TITLE for name in FORMATS}
 
 
-def document_readers():
+def document_readers() -> list[DocumentReader]:
     """The readers of JSON documents, in the order they are offered a document."""
     return [READERS[name] for name in DOCUMENT_ORDER]
