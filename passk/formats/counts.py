@@ -6,6 +6,7 @@ JSON numbers with whole values; strings are refused.
 """
 
 from passk.formats._core import FormatError, add_sample, append, count, field, passed_flags, problem, show, tallied, task_id_of
+from passk.formats._core import JSON, Problem, Tally
 from passk.formats.registry import document_readers, register
 
 NAME = "json"
@@ -15,12 +16,12 @@ SIGNATURE = '{"problems": [{"task_id", "n", "c"}]} or a list of such problems'  
 SOURCE = ""   # not a harness
 
 
-def looks_like(document):
+def looks_like(document: JSON) -> bool:
     """Any JSON document not claimed by a harness is read as counts; errors then say what was expected."""
     return True
 
 
-def _fits_none(document):
+def _fits_none(document: JSON) -> bool:
     """True for an object without "problems", or a list of objects that are not problems."""
     if isinstance(document, dict):
         return True
@@ -28,13 +29,13 @@ def _fits_none(document):
     return isinstance(first, dict) and not {"task_id", "n", "c", "samples", "passed"} & first.keys()
 
 
-def _fits_no_layout(what):
+def _fits_no_layout(what: str) -> FormatError:
     """The error for a JSON document no reader claims: what it is, and what detection looked for."""
     looked_for = "; ".join(f"{module.LABEL}: {module.SIGNATURE}" for module in document_readers())
     return FormatError(f"This JSON fits none of the layouts passk reads ({what}). It looked for {looked_for}.")
 
 
-def _described(mapping):
+def _described(mapping: dict[str, JSON]) -> str:
     """An object, by its first keys, for an error message."""
     keys = list(mapping)
     if not keys:
@@ -43,7 +44,7 @@ def _described(mapping):
     return f"an object with the keys {', '.join(show(key) for key in keys[:5])}{more}"
 
 
-def read(document, suite, limit):
+def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read counts [{"task_id", "n", "c"}], samples [{"task_id", "samples"}] or rows [{"task_id", "passed"}]."""
     items, path = document, ""
     if isinstance(document, dict) and "problems" in document:
@@ -55,13 +56,13 @@ def read(document, suite, limit):
                           f"got {show(items)}{' at problems' if path else ''}.")
     if items and isinstance(items[0], dict) and "passed" in items[0]:
         return _json_samples(items, path, limit)
-    problems = []
+    problems: list[Problem] = []
     for index, item in enumerate(items):
         append(problems, _json_problem(item, f"{path}[{index}]"), limit)
     return problems
 
 
-def _json_problem(item, path):
+def _json_problem(item: JSON, path: str) -> Problem:
     """One JSON problem: {"task_id", "n", "c"} or {"task_id", "samples": [bools]}."""
     task_id = task_id_of(field(item, "task_id", f"At {path}"), f"At {path}.task_id")
     if "samples" in item:
@@ -72,9 +73,9 @@ def _json_problem(item, path):
     return problem(task_id, n, c, f"At {path}")
 
 
-def _json_samples(items, path, limit):
+def _json_samples(items: list[JSON], path: str, limit: int | None) -> list[Problem]:
     """Per-sample rows [{"task_id", "passed"}], merged per task."""
-    tally = {}
+    tally: Tally = {}
     for index, item in enumerate(items):
         where = f"At {path}[{index}]"
         passed = field(item, "passed", where)

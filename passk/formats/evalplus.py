@@ -6,7 +6,7 @@
 when its base tests pass, and the plus suite when base and plus both pass.
 """
 
-from passk.formats._core import FormatError, field, read_eval_tasks, show
+from passk.formats._core import JSON, FormatError, Problem, field, read_eval_tasks, show
 from passk.formats.registry import register
 
 NAME = "evalplus"
@@ -19,25 +19,25 @@ STATUSES = ("pass", "fail", "timeout")
 OLD_STATUSES = ("success", "failed", "timed out")   # EvalPlus 0.1.x
 
 
-def looks_like(document):
+def looks_like(document: JSON) -> bool:
     """An object with "eval" (BigCodeBench's, also under "eval", is recognised before this one)."""
     return isinstance(document, dict) and "eval" in document
 
 
-def source(document):
+def source(document: JSON) -> str:
     """The EvalPlus version whose layout document has."""
     tasks = document.get("eval")
     first = next(iter(tasks.values()), None) if isinstance(tasks, dict) else None
     return f"{SOURCE}, {'0.1.x' if isinstance(first, dict) else '0.2 or later'}"
 
 
-def read(document, suite, limit):
+def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read EvalPlus eval_results.json; a sample passes "base" or "plus" (base and plus both pass).
 
     EvalPlus 0.2 and later write {"eval": {task_id: [{"base_status", "plus_status"}, ...]}};
     EvalPlus 0.1.x wrote {"eval": {task_id: {"nfiles", "base": [[status, details], ...], "plus": [...]}}}.
     """
-    def task_passes(samples, path):
+    def task_passes(samples: JSON, path: str) -> list[bool]:
         if isinstance(samples, dict):
             return _old_passes(samples, path, suite)
         if not isinstance(samples, list):
@@ -47,7 +47,7 @@ def read(document, suite, limit):
     return read_eval_tasks(document, "an EvalPlus eval_results.json", task_passes, limit)
 
 
-def _passed(sample, path, suite):
+def _passed(sample: JSON, path: str, suite: str) -> bool:
     """True when one EvalPlus sample passes the suite's tests."""
     keys = ("base_status",) if suite == "base" else ("base_status", "plus_status")
     statuses = [field(sample, key, f"At {path}") for key in keys]
@@ -61,7 +61,7 @@ def _passed(sample, path, suite):
     return all(status == "pass" for status in statuses)
 
 
-def _old_passes(task, path, suite):
+def _old_passes(task: JSON, path: str, suite: str) -> list[bool]:
     """Pass flags of one EvalPlus 0.1.x task; a sample passes plus when base and plus both say "success"."""
     base = _old_statuses(field(task, "base", f"At {path}"), f"{path}.base")
     nfiles = task.get("nfiles", len(base))
@@ -80,11 +80,11 @@ def _old_passes(task, path, suite):
     return [b == p == "success" for b, p in zip(base, plus)]
 
 
-def _old_statuses(results, path):
+def _old_statuses(results: JSON, path: str) -> list[str]:
     """The statuses of EvalPlus 0.1.x [[status, details], ...] results."""
     if not isinstance(results, list):
         raise FormatError(f"At {path}: expected a list of [status, details], one per sample; got {show(results)}.")
-    statuses = []
+    statuses: list[str] = []
     for index, result in enumerate(results):
         status = result[0] if isinstance(result, list) and result else None
         if status not in OLD_STATUSES:

@@ -6,8 +6,9 @@ that copied human-eval's evaluation (MBPP and HumanEval-X ports among them).
 """
 
 import json
+from collections.abc import Callable, Iterable
 
-from passk.formats._core import FormatError, add_sample, field, show, tallied
+from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, field, show, tallied
 from passk.formats._input import chunk_lines, json_problem_name
 from passk.formats.registry import register
 
@@ -16,18 +17,20 @@ LABEL = "human-eval"   # the tool, as people name it
 TITLE = "human-eval *_results.jsonl"
 SIGNATURE = 'JSONL lines with "task_id" and "passed"'   # what detection looks for
 SOURCE = "human-eval (openai/human-eval) evaluate_functional_correctness"
-_scan_json = json.JSONDecoder().scan_once   # json.loads's parser, minus its whitespace and messages
+# json.loads's parser, minus its whitespace and messages (typeshed leaves out scan_once, set by JSONDecoder.__init__)
+_scan_json: Callable[[str, int], tuple[JSON, int]] = json.JSONDecoder().scan_once   # type: ignore[attr-defined]
 
 
-def read_lines(chunks, limit):
+def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
     """Read human-eval results JSONL, one sample a line, merging the samples of each task."""
-    tally, number = {}, 0
+    tally: Tally = {}
+    number = 0
     for chunk in chunks:
         number = _count_samples(tally, chunk_lines(chunk, number), number, limit)
     return tallied(tally)
 
 
-def _count_samples(tally, lines, number, limit):
+def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int | None) -> int:
     """Count the results lines that follow line `number` in tally; return the last line's number.
 
     The common line, a sample of a task already seen, is counted here without the checks;
@@ -53,7 +56,7 @@ def _count_samples(tally, lines, number, limit):
     return number
 
 
-def _checked_sample(tally, text, number, limit):
+def _checked_sample(tally: Tally, text: str, number: int, limit: int | None) -> None:
     """Count one results line in tally, or raise the FormatError that says what is wrong with it."""
     if not text.strip():
         return

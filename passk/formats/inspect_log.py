@@ -20,11 +20,14 @@ import io
 import re
 import zipfile
 import zlib
+from collections.abc import Collection, Iterable, Iterator
+from typing import BinaryIO
 
-from passk.formats._core import FormatError, add_sample, count, field, key_path, show, tallied, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, count, field, key_path, show, tallied
+from passk.formats._core import task_id_of
 from passk.formats._json import parse_json
 from passk.formats.registry import register
-from passk.limits import MAX_UPLOAD_BYTES, MiB, TooLarge
+from passk.limits import MAX_UPLOAD_BYTES, Budget, MiB, TooLarge
 
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
@@ -44,28 +47,29 @@ SAMPLE_MEMBER = re.compile(r"samples/.+_epoch_[0-9]+\.json", re.DOTALL)
 PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
 
 
-def looks_like(document):
+def looks_like(document: JSON) -> bool:
     """An object with a "version" and an "eval" that names its "task" and "model", as an EvalLog."""
     spec = document.get("eval") if isinstance(document, dict) else None
     return isinstance(spec, dict) and "version" in document and {"task", "model"} <= spec.keys()
 
 
-def source(document):
+def source(document: JSON) -> str:
     """The log file and its format version."""
     return _source(".json", document.get("version"))
 
 
-def read(document, suite, limit):
+def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read an Inspect .json log: each sample id is a problem, each of its epochs a sample."""
     return _count(_json_samples(document), document, limit)[0]
 
 
-def warnings(document):
+def warnings(document: JSON) -> list[str]:
     """The pass rule, and what else a reader of the log should know (scorers, epochs, errors, status)."""
     return _count(_json_samples(document), document, None)[1]
 
 
-def read_archive(file, limit, budget=None):
+def read_archive(file: BinaryIO, limit: int | None,
+                 budget: Budget | None = None) -> tuple[list[Problem], list[str], str]:
     """Read an Inspect .eval log, a seekable binary file of a zip archive; return (problems, warnings, source).
 
     The archive's entries are checked before any member is unpacked: at most
@@ -93,12 +97,12 @@ def read_archive(file, limit, budget=None):
     return problems, notes, _source(".eval", header.get("version") if isinstance(header, dict) else None)
 
 
-def _source(kind, version):
+def _source(kind: str, version: JSON) -> str:
     """Inspect (inspect_ai) .eval log, format version 2: the kind of file and the EvalLog version it says."""
     return f"Inspect (inspect_ai) {kind} log" + (f", format version {version}" if isinstance(version, int) else "")
 
 
-def _json_samples(document):
+def _json_samples(document: JSON) -> Iterator[tuple[str, JSON]]:
     """(path, sample) for each sample of a .json log."""
     samples = document.get("samples") if isinstance(document, dict) else None
     if not isinstance(samples, list):
@@ -107,9 +111,13 @@ def _json_samples(document):
     return ((f"samples[{index}]", sample) for index, sample in enumerate(samples))
 
 
-def _count(samples, header, limit):
+def _count(samples: Iterable[tuple[str, JSON]], header: JSON, limit: int | None) -> tuple[list[Problem], list[str]]:
     """(problems, warnings) from (path, sample) pairs and the log's header (its status)."""
+    tally: Tally
+    seen: dict[tuple[str, int], str]   # (sample id, epoch) -> where it is
+    epochs: dict[str, int]   # sample id -> its epochs counted
     tally, seen, epochs = {}, {}, {}
+    scorers: list[str] | None
     scorers, errored = None, 0
     for path, sample in samples:
         sample_id = task_id_of(field(sample, "id", _at(path)), _at(path, "id"))
@@ -131,17 +139,18 @@ def _count(samples, header, limit):
         epochs[sample_id] = epochs.get(sample_id, 0) + 1
     if not tally:
         raise FormatError(_nothing_scored(errored))
+    assert scorers is not None   # set by the first sample counted, and one was
     return tallied(tally), _notes(header, scorers, epochs.values(), errored)
 
 
-def _scores(sample):
+def _scores(sample: JSON) -> JSON:
     """A sample's {scorer: score}; a version 1 log's single "score" is named "score"."""
     if "scores" not in sample and isinstance(sample.get("score"), dict):
         return {"score": sample["score"]}
     return sample.get("scores")
 
 
-def _passed(scores, scorer, path, named):
+def _passed(scores: dict[str, JSON], scorer: str, path: str, named: str) -> bool:
     """True for a pass ("C", 1, true), False for a fail ("I", "P", "N", 0, false); any other value is an error."""
     if scorer not in scores:
         raise FormatError(f"{_at(path, 'scores')}: {named} has no score from {show(scorer)}, the scorer used "
@@ -160,7 +169,7 @@ def _passed(scores, scorer, path, named):
                       "and I, P, N, 0 and false as a fail, so score the log with a scorer that gives those.")
 
 
-def _notes(header, scorers, epochs, errored):
+def _notes(header: JSON, scorers: list[str], epochs: Collection[int], errored: int) -> list[str]:
     """The warnings of a log: the pass rule, the scorer used, differing epochs, errored samples, its status."""
     notes = [PASS_RULE]
     if len(scorers) > 1:
@@ -179,7 +188,7 @@ def _notes(header, scorers, epochs, errored):
     return notes
 
 
-def _nothing_scored(errored):
+def _nothing_scored(errored: int) -> str:
     if errored:
         which = "its only sample" if errored == 1 else f"all {errored:,} samples"
         return f"The Inspect log has no scored samples: {which} ended in an error; there is nothing to count."
@@ -187,7 +196,7 @@ def _nothing_scored(errored):
             "finished; pass@k needs the score of each sample.")
 
 
-def _at(path, inner=""):
+def _at(path: str, inner: str = "") -> str:
     """Where something is: "At samples[3].epoch" in a .json log, "In samples/3_epoch_1.json, at epoch" in an archive."""
     if path.endswith(".json"):
         return f"In {path}" + (f", at {inner}" if inner else "")
@@ -197,12 +206,12 @@ def _at(path, inner=""):
 # --- .eval archives ----------------------------------------------------------
 
 
-def _is_sample(name):
+def _is_sample(name: str) -> bool:
     """True for samples/<id>_epoch_<n>.json, one sample and epoch (ids such as HumanEval/0 hold slashes)."""
     return SAMPLE_MEMBER.fullmatch(name) is not None
 
 
-def _check_declared_members(file):
+def _check_declared_members(file: BinaryIO) -> None:
     """Refuse a zip whose end record declares more than MAX_MEMBERS members, before zipfile lists them all."""
     length = file.seek(0, io.SEEK_END)
     file.seek(max(0, length - END_RECORD - 0xFFFF - ZIP64_LOCATOR))   # the end record, its comment, the locator
@@ -221,11 +230,11 @@ def _check_declared_members(file):
         raise _too_many_members(members)
 
 
-def _check_entries(members, budget):
+def _check_entries(members: list[zipfile.ZipInfo], budget: Budget | None) -> None:
     """Refuse too many members, a name twice, overlapping members (a zip bomb's trick) and too much unpacked."""
     if len(members) > MAX_MEMBERS:
         raise _too_many_members(len(members))
-    names = set()
+    names: set[str] = set()
     for member in members:
         if member.filename in names:
             raise FormatError(f"The zip archive holds {show(member.filename)} twice; an Inspect .eval log holds "
@@ -246,12 +255,12 @@ def _check_entries(members, budget):
         budget.spend_unpacked(unpacked)
 
 
-def _too_many_members(members):
+def _too_many_members(members: int) -> FormatError:
     return FormatError(f"The zip archive has {members:,} members, more than the {MAX_MEMBERS:,} that are read; "
                        "an Inspect .eval log has one per sample and epoch, so split the evaluation into smaller logs.")
 
 
-def _not_a_log(names):
+def _not_a_log(names: Collection[str]) -> str:
     if "_journal/start.json" in names:
         return ("The .eval log has no header.json: its evaluation had not finished when it was copied; give the "
                 "log once Inspect has finished it (a stopped run can be finished with inspect eval-retry).")
@@ -259,7 +268,8 @@ def _not_a_log(names):
             "read; give the results file itself.")
 
 
-def _member_json(archive, member, budget, only=None):
+def _member_json(archive: zipfile.ZipFile, member: zipfile.ZipInfo, budget: Budget | None,
+                 only: Collection[str] | None = None) -> JSON:
     """The JSON of one member (of a sample, only the keys counted), unpacked no further than its entry declares."""
     name = member.filename
     try:

@@ -9,7 +9,7 @@ its status is "OK" and its exit code 0. The task id is "name". Several files (a 
 combine into one run with `read_files`.
 """
 
-from passk.formats._core import FormatError, append, field, problem, show, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, append, field, problem, show, task_id_of
 from passk.formats.registry import register
 
 NAME = "multiple"
@@ -19,13 +19,13 @@ SIGNATURE = 'an object with "name", "language" and "results"'   # what detection
 SOURCE = "MultiPL-E (evaluation/src/main.py) per-problem results"
 
 
-def looks_like(document):
+def looks_like(document: JSON) -> bool:
     """An object with MultiPL-E's "name" and "language" and its "results" (or, before evaluation, "completions")."""
     return (isinstance(document, dict) and {"name", "language"} <= document.keys()
             and ("results" in document or "completions" in document))
 
 
-def read(document, suite, limit):
+def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read one MultiPL-E *.results.json: one problem, a sample passing when status is "OK" and exit_code is 0."""
     if not isinstance(document, dict):
         raise FormatError('Expected a MultiPL-E *.results.json: an object with the problem\'s "name" and '
@@ -39,12 +39,12 @@ def read(document, suite, limit):
     if not isinstance(results, list):
         raise FormatError(f"At results: expected a list of results, one per completion; got {show(results)}.")
     passes = [_passed(result, f"results[{index}]") for index, result in enumerate(results)]
-    problems = []
+    problems: list[Problem] = []
     append(problems, problem(task_id, len(passes), sum(passes), "At results"), limit)
     return problems
 
 
-def _passed(result, path):
+def _passed(result: JSON, path: str) -> bool:
     """True when one MultiPL-E result has the status "OK" and the exit code 0."""
     status = field(result, "status", f"At {path}")
     exit_code = field(result, "exit_code", f"At {path}")

@@ -9,7 +9,7 @@ incomplete ids, so pass@1 is resolved_instances / total_instances as SWE-bench r
 Several runs of one model (several reports) combine with `read_files` into several samples.
 """
 
-from passk.formats._core import FormatError, append, field, problem, show, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, append, field, problem, show, task_id_of
 from passk.formats.registry import register
 
 NAME = "swebench"
@@ -20,29 +20,29 @@ SOURCE = "SWE-bench (swebench.harness.run_evaluation) run report"
 FAILED = ("unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids")   # each a sample that failed
 
 
-def looks_like(document):
+def looks_like(document: JSON) -> bool:
     return isinstance(document, dict) and "resolved_ids" in document and "unresolved_ids" in document
 
 
-def read(document, suite, limit):
+def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read a SWE-bench run report: one sample per instance, passed when its id is among "resolved_ids"."""
     if not isinstance(document, dict):
         raise FormatError('Expected a SWE-bench run report: an object with "resolved_ids" and "unresolved_ids".')
     resolved = _ids(document, "resolved_ids", required=True)
-    failed = {}
+    failed: dict[str, str] = {}
     for key in FAILED:
         for instance_id, path in _ids(document, key, required=key == "unresolved_ids").items():
             if instance_id in resolved:
                 raise FormatError(f"At {path}: the instance {show(instance_id)} is also in resolved_ids; "
                                   f"an instance is either resolved or not, so it cannot be in both lists.")
             failed.setdefault(instance_id, path)
-    problems = []
+    problems: list[Problem] = []
     for instance_id in sorted(resolved.keys() | failed.keys()):
         append(problems, problem(instance_id, 1, int(instance_id in resolved), "At resolved_ids"), limit)
     return problems
 
 
-def warnings(document):
+def warnings(document: JSON) -> list[str]:
     """A warning when the reports' id lists cover fewer instances than total_instances."""
     total = document.get("total_instances")
     listed = {str(instance_id) for key in ("resolved_ids", *FAILED) for instance_id in document.get(key) or ()}
@@ -53,7 +53,7 @@ def warnings(document):
             f"not resolved_instances / total_instances as SWE-bench reports it."]
 
 
-def _ids(document, key, required=False):
+def _ids(document: dict[str, JSON], key: str, required: bool = False) -> dict[str, str]:
     """{instance id: its key path} of one of the report's id lists; a missing optional list is empty."""
     if key not in document and not required:
         return {}

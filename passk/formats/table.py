@@ -2,8 +2,10 @@
 
 import csv
 import itertools
+from collections.abc import Iterable, Iterator
 
 from passk.formats._core import FormatError, add_sample, append, count_text, not_results, problem, show, tallied, task_id_of
+from passk.formats._core import Problem, Tally
 from passk.formats._input import text_lines
 from passk.formats.text import is_prose
 from passk.formats.registry import register
@@ -15,7 +17,7 @@ SOURCE = ""   # not a harness
 _CSV_PASSED = {"true": True, "1": True, "false": False, "0": False}
 
 
-def read_lines(chunks, limit):
+def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
     """Read task_id,n,c rows (header optional) or task_id,passed rows (header needed)."""
     rows = _csv_rows(text_lines(chunks))
     number, first = next(rows, (0, None))
@@ -32,7 +34,7 @@ def read_lines(chunks, limit):
     return _csv_counts(rows, columns, limit)
 
 
-def _csv_rows(lines):
+def _csv_rows(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
     """Yield (line number, cells) for each non-blank CSV row."""
     reader = csv.reader(text for _, text in lines)
     try:
@@ -44,12 +46,12 @@ def _csv_rows(lines):
         raise FormatError(f"Line {reader.line_num}: this is not valid CSV ({error}).") from None
 
 
-def _csv_header(cells, number):
+def _csv_header(cells: list[str], number: int) -> dict[str, int] | None:
     """Map column names to positions when cells is a header row, else None."""
     names = [cell.lower() for cell in cells]
     if not {"task_id", "n", "c", "passed"} & set(names):
         return None
-    columns = {name: names.index(name) for name in ("task_id", "n", "c", "passed") if name in names}
+    columns: dict[str, int] = {name: names.index(name) for name in ("task_id", "n", "c", "passed") if name in names}
     if names == ["n", "c"]:   # n,c rows, named by order
         return columns
     if "task_id" not in columns or not ({"n", "c"} <= set(columns) or "passed" in columns):
@@ -58,17 +60,17 @@ def _csv_header(cells, number):
     return columns
 
 
-def _csv_cells(cells, columns, number):
+def _csv_cells(cells: list[str], columns: dict[str, int], number: int) -> dict[str, str]:
     """The named cells of one row, or an error saying which columns were expected."""
     if len(cells) <= max(columns.values()):
-        expected = ",".join(sorted(columns, key=columns.get))
+        expected = ",".join(sorted(columns, key=columns.__getitem__))
         raise FormatError(f"Line {number}: expected {len(columns)} columns {expected}; "
                           f"got {len(cells)}.")
     return {name: cells[index] for name, index in columns.items()}
 
 
-def _csv_counts(rows, columns, limit):
-    problems = []
+def _csv_counts(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], limit: int | None) -> list[Problem]:
+    problems: list[Problem] = []
     for number, cells in rows:
         row, where = _csv_cells(cells, columns, number), f"Line {number}"
         if "task_id" not in columns and len(cells) != len(columns):
@@ -79,8 +81,8 @@ def _csv_counts(rows, columns, limit):
     return problems
 
 
-def _csv_samples(rows, columns, limit):
-    tally = {}
+def _csv_samples(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], limit: int | None) -> list[Problem]:
+    tally: Tally = {}
     for number, cells in rows:
         row = _csv_cells(cells, columns, number)
         passed = _CSV_PASSED.get(row["passed"].lower())

@@ -16,8 +16,9 @@ without a reward counts as a failure.
 """
 
 import math
+from collections.abc import Iterable
 
-from passk.formats._core import FormatError, add_sample, count, field, show, tallied, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, count, field, show, tallied, task_id_of
 from passk.formats.registry import register
 
 NAME = "taubench"
@@ -30,7 +31,7 @@ TOLERANCE = 1e-6
 LEFT_OUT = "infrastructure_error"   # a termination reason τ²-bench's metrics leave out
 
 
-def looks_like(document):
+def looks_like(document: JSON) -> bool:
     """τ²-bench's Results, or τ-bench's list whose first item has "task_id", "trial" and "reward" (or "traj")."""
     if isinstance(document, dict):
         return "tasks" in document and bool({"simulations", "simulation_index"} & document.keys())
@@ -38,24 +39,24 @@ def looks_like(document):
     return isinstance(first, dict) and {"task_id", "trial"} <= first.keys() and bool({"reward", "traj"} & first.keys())
 
 
-def source(document):
+def source(document: JSON) -> str:
     """τ-bench for a list, τ²-bench for an object (its dir format's results.json says so)."""
     if not isinstance(document, dict):
         return SOURCE
     return TAU2_SOURCE if document.get("simulations") else f"{TAU2_SOURCE}, results.json of the dir format"
 
 
-def read(document, suite, limit):
+def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read τ-bench's list of EnvRunResult or τ²-bench's Results into problems."""
     return _count(document, limit)[0]
 
 
-def warnings(document):
+def warnings(document: JSON) -> list[str]:
     """What a reader of these results should know: trials per task that differ, simulations left out."""
     return _count(document, None)[1]
 
 
-def _count(document, limit):
+def _count(document: JSON, limit: int | None) -> tuple[list[Problem], list[str]]:
     """(problems, warnings) of τ-bench or τ²-bench results."""
     if isinstance(document, dict):
         return _read_tau2(document, limit)
@@ -67,7 +68,7 @@ def _count(document, limit):
                                      "instead, which understates the tasks with fewer.")
 
 
-def _v1_trial(item, path):
+def _v1_trial(item: JSON, path: str) -> tuple[str, str, int, bool]:
     """(path, task id, trial, passed) of one τ-bench EnvRunResult."""
     where = f"At {path}"
     task_id = task_id_of(field(item, "task_id", where), f"{where}.task_id")
@@ -75,7 +76,7 @@ def _v1_trial(item, path):
     return path, task_id, trial, _passed(field(item, "reward", where), f"{where}.reward")
 
 
-def _read_tau2(document, limit):
+def _read_tau2(document: dict[str, JSON], limit: int | None) -> tuple[list[Problem], list[str]]:
     """τ²-bench's Results: its simulations, or the simulation_index of a dir-format results.json."""
     key = "simulations"
     if not document.get(key) and document.get("simulation_index"):
@@ -83,7 +84,7 @@ def _read_tau2(document, limit):
     simulations = document.get(key)
     if not isinstance(simulations, list):
         raise FormatError(f"At {key}: expected a list of simulations; got {show(simulations)}.")
-    trials = []
+    trials: list[tuple[str, str, int | None, bool | None]] = []
     for index, simulation in enumerate(simulations):
         trial = _tau2_trial(simulation, f"{key}[{index}]", indexed=key == "simulation_index")
         if trial is not None:
@@ -103,7 +104,7 @@ def _read_tau2(document, limit):
     return problems, warnings
 
 
-def _tau2_trial(simulation, path, indexed):
+def _tau2_trial(simulation: JSON, path: str, indexed: bool) -> tuple[str, str, int | None, bool | None] | None:
     """(path, task id, trial, passed) of one τ²-bench simulation (passed None: no reward), or None if left out."""
     where = f"At {path}"
     task_id = task_id_of(field(simulation, "task_id", where), f"{where}.task_id")
@@ -120,26 +121,28 @@ def _tau2_trial(simulation, path, indexed):
     return path, task_id, trial, None if reward is None else _passed(reward, reward_path)
 
 
-def _no_trials(simulations):
+def _no_trials(simulations: int) -> str:
     if not simulations:
         return "The τ²-bench results have no simulations: the run saved no trials to count."
     return (f"All {_simulations(simulations)} of the τ²-bench results ended in an infrastructure error, "
             "so there are no trials to count; run them again.")
 
 
-def _simulations(number):
+def _simulations(number: int) -> str:
     return "1 simulation" if number == 1 else f"{number:,} simulations"
 
 
-def _passed(reward, where):
+def _passed(reward: JSON, where: str) -> bool:
     """True when a reward is 1 within TOLERANCE, as τ-bench's and τ²-bench's is_successful."""
     if isinstance(reward, bool) or not isinstance(reward, (int, float)) or not math.isfinite(reward):
         raise FormatError(f"{where}: the reward must be a number (1 is a success); got {show(reward)}.")
     return 1 - TOLERANCE <= reward <= 1 + TOLERANCE
 
 
-def _tally(trials, limit):
+def _tally(trials: Iterable[tuple[str, str, int | None, bool]], limit: int | None) -> tuple[list[Problem], list[int]]:
     """Problems and their trial counts from (path, task id, trial, passed), refusing a task's trial seen twice."""
+    tally: Tally
+    seen: dict[tuple[str, int], str]   # (task id, trial) -> where it is
     tally, seen = {}, {}
     for path, task_id, trial, passed in trials:
         if trial is not None:
@@ -152,7 +155,7 @@ def _tally(trials, limit):
     return tallied(tally), [n for n, _ in tally.values()]
 
 
-def _differ(counts, note=""):
+def _differ(counts: list[int], note: str = "") -> list[str]:
     """A warning, in a list, when tasks have different numbers of trials (none when they agree)."""
     if not counts or min(counts) == max(counts):
         return []

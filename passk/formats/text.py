@@ -5,6 +5,7 @@ with one sample that failed, not two samples). Tabs and spaces both separate.
 """
 
 import re
+from collections.abc import Iterable
 
 from passk.formats._core import DIGITS, FormatError, Problem, append, not_results, problem, show, task_id_of
 from passk.formats._core import count_text
@@ -20,12 +21,12 @@ _WORD = re.compile(r"[^\W\d_]{2}")   # two letters in a row
 _TEXT_HEADER = re.compile(r"task_id[ \t,]+n[ \t,]+c", re.IGNORECASE)
 
 
-def read_lines(chunks, limit):
+def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
     """Read pasted lines: `n c`, `n,c`, `task_id n c`, `1 0 1 1 0`, or `task_id: 1 0 1`; skip blanks and # comments.
 
     A first line that names the columns (`task_id n c`, tab- or space-separated) is a header and skipped.
     """
-    problems = []
+    problems: list[Problem] = []
     for number, text in text_lines(chunks):
         line = text.strip()
         if not line or line.startswith("#"):
@@ -38,12 +39,12 @@ def read_lines(chunks, limit):
     return problems
 
 
-def is_prose(line):
+def is_prose(line: str) -> bool:
     """True for a line with words and at most one number standing alone: not results in any format."""
     return len(_COUNT_TOKEN.findall(line)) < 2 and bool(_WORD.search(line))
 
 
-def _text_problem(line, index, where, unreadable=None):
+def _text_problem(line: str, index: int, where: str, unreadable: FormatError | None = None) -> Problem:
     """One pasted line as a Problem; two numbers are `n c`, more (or after a colon) are samples.
 
     `task_id n c` (space- or tab-separated) is read when the task id holds something
