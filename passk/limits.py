@@ -17,6 +17,8 @@ MAX_TEXT_BYTES = 2 * MiB     # one field of a form, such as the pasted results
 MAX_FORM_BYTES = 6 * MiB     # a form sent without a file (URL-encoded), read into memory at once
 MAX_FORM_PARTS = 1000        # fields and files in one form: room for a MultiPL-E run, one file a problem (MBPP: 397)
 MAX_JSON_BYTES = 8 * MiB     # a JSON body, parsed whole into memory (a file upload is streamed)
+MAX_DISTINCT_CELLS = 150_000  # different (n, c) pairs × k values in one benchmark (a page, the API, a share link):
+                              # each pair costs its own products and variances; 100,000 pairs at k = 30-32 took 2.5 s
 MAX_DOWNLOAD_BYTES = 48 * MiB  # a per-problem download (CSV or JSON), as its JSON would be: about 2 s to write
 
 LARGER_RUNS = "use the command line (the passk command) for larger runs"
@@ -52,6 +54,15 @@ def check_cells(problems, ks):
         raise LimitError(f"{problems:,} problems × {len(ks)} k values make {problems * len(ks):,} pass@k values; "
                          f"at most {MAX_CELLS:,} problems × k values are computed per request: choose fewer k "
                          f"values, or {LARGER_RUNS}.")
+
+
+def check_distinct(pairs, ks):
+    """Refuse more than MAX_DISTINCT_CELLS different (n, c) pairs × k values, naming both counts."""
+    if pairs * len(ks) > MAX_DISTINCT_CELLS:
+        raise LimitError(f"The input has {pairs:,} different (n, c) pairs × {len(ks)} k values, "
+                         f"{pairs * len(ks):,} in all; at most {MAX_DISTINCT_CELLS:,} are computed per request, "
+                         f"as each pair is computed on its own (runs that give every problem the same n have a few "
+                         f"hundred): choose fewer k values, or {LARGER_RUNS}.")
 
 
 def upload_too_large(limit=MAX_UPLOAD_BYTES):

@@ -20,7 +20,7 @@ from passk.benchmark import compare, summarize
 from passk.calculator import printable
 from passk.formats import (FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
                            read_files, source_of)
-from passk.limits import MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError, check_cells, download_too_large
+from passk.limits import MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError, check_cells, check_distinct, download_too_large
 from passk.ranking import distinct_names, rank_runs
 from passk.planner import plan
 from passk.sharing import decode_counts, encode_counts
@@ -110,6 +110,11 @@ def _format_label(fmt):
     return FORMAT_LABELS.get(fmt, fmt)
 
 
+def distinct_pairs(problems):
+    """How many different (n, c) pairs the problems have: what the computation's cost follows."""
+    return len({(problem.n, problem.c) for problem in problems})
+
+
 def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, limited=False, suite_chosen=False):
     """Read a file or pasted text; open_source() gives a fresh binary stream each call.
 
@@ -130,6 +135,7 @@ def report_from_files(files, ks, fmt=None, suite="plus", limited=False, suite_ch
     parsed = read(fmt, suite)
     if limited:
         check_cells(len(parsed.problems), ks)
+        check_distinct(distinct_pairs(parsed.problems), ks)
     if check:
         check(parsed.problems)
     report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format,
@@ -163,6 +169,7 @@ def report_from_share(counts, z, ks, suite=None):
     """The report a share link describes; task ids become problem 1, 2, … (always within the limits)."""
     pairs = decode_counts(counts, z)
     check_cells(len(pairs), ks)
+    check_distinct(len(set(pairs)), ks)
     problems = [Problem(f"problem {index}", n, c) for index, (n, c) in enumerate(pairs, start=1)]
     report = Report(summarize(problems, ks), "share link")
     report.suite = suite if suite in SUITES else None

@@ -5,6 +5,7 @@ The time and memory are measured by bench/bench_limits.py --issue15, never here:
 """
 
 import base64
+import io
 import json
 import math
 import zlib
@@ -21,7 +22,7 @@ from passk.benchmark import summarize
 from passk.estimator import estimate_pass_at_k, log_complement
 from passk.formats import Problem
 from passk.intervals import PairedDifference, _midp_lower, midp_interval
-from passk.limits import MAX_DOWNLOAD_BYTES, LimitError, size
+from passk.limits import MAX_DISTINCT_CELLS, MAX_DOWNLOAD_BYTES, LimitError, size
 from passk.planner import _Noise
 from passk.report import Report, check_download, download_bytes, json_chunks
 from passk.variance import expected_variance, fit_prior, overlaps_worth_summing
@@ -187,3 +188,43 @@ def test_the_download_route_still_streams_a_large_legitimate_answer(client):
     assert answer.status_code == 200
     assert answer.is_streamed or answer.data
     assert answer.data.count(b"\n") == 20_001
+
+
+def distinct_csv(problems):
+    return "task_id,n,c\n" + "".join(f"p{index},{10**9 + index},{5000 + index % 1000}\n" for index in range(problems))
+
+
+TWENTY_KS = ",".join(str(k) for k in range(11, 31))
+DISTINCT_REFUSED = ("The input has 7,501 different (n, c) pairs × 20 k values, 150,020 in all; at most "
+                    f"{MAX_DISTINCT_CELLS:,} are computed per request, as each pair is computed on its own (runs that "
+                    "give every problem the same n have a few hundred): choose fewer k values, or use the command "
+                    "line (the passk command) for larger runs.")
+
+
+def test_more_different_n_c_pairs_times_ks_than_the_limit_are_refused_by_the_api(client):
+    # 7,501 problems (a file small enough to stay in memory) at 20 ks: 150,020 pass@k values of different pairs.
+    answer = client.post("/api/v1/benchmark", data={"k": TWENTY_KS,
+                                                    "file": (io.BytesIO(distinct_csv(7_501).encode()), "w.csv")})
+    assert answer.status_code == 400
+    assert answer.get_json() == {"error": DISTINCT_REFUSED}
+
+
+def test_a_share_link_of_as_many_different_pairs_is_refused_too(client):
+    counts = ",".join(f"{10**9 + index}:{5000 + index % 1000}" for index in range(7_501))
+    answer = client.get("/benchmark", query_string={"counts": counts, "k": TWENTY_KS})
+    assert answer.status_code == 400
+    assert "7,501 different (n, c) pairs × 20 k values" in answer.get_data(as_text=True)
+
+
+def test_the_same_problems_at_one_k_are_computed(client):
+    pasted = "".join(f"{10**9 + index} {5000 + index % 1000}\n" for index in range(100_000))   # 1.6 MB, in memory
+    answer = client.post("/api/v1/benchmark", data={"k": "1", "text": pasted})
+    assert answer.status_code == 200
+    assert answer.get_json()["problems"] == 100_000
+
+
+def test_many_problems_with_few_different_pairs_keep_every_k(client):
+    pasted = "".join(f"200 {index % 201}\n" for index in range(100_000))
+    answer = client.post("/api/v1/benchmark", data={"k": "1,10,100", "text": pasted})
+    assert answer.status_code == 200
+    assert [row["k"] for row in answer.get_json()["results"]] == [1, 10, 100]
