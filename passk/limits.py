@@ -17,8 +17,9 @@ MAX_TEXT_BYTES = 2 * MiB     # one field of a form, such as the pasted results
 MAX_FORM_BYTES = 6 * MiB     # a form sent without a file (URL-encoded), read into memory at once
 MAX_FORM_PARTS = 1000        # fields and files in one form: room for a MultiPL-E run, one file a problem (MBPP: 397)
 MAX_JSON_BYTES = 8 * MiB     # a JSON body, parsed whole into memory (a file upload is streamed)
-MAX_DISTINCT_CELLS = 150_000  # different (n, c) pairs × k values in one benchmark (a page, the API, a share link):
-                              # each pair costs its own products and variances; 100,000 pairs at k = 30-32 took 2.5 s
+MAX_DISTINCT_CELLS = 100_000  # different (n, c) pairs × k values in one benchmark (a page, the API, a share link):
+                              # each pair costs its own products and variances; 100,000 pairs at k = 30-32 took 2.5 s,
+                              # 50,000 about 2 s on a busy machine
 MAX_DOWNLOAD_BYTES = 48 * MiB  # a per-problem download (CSV or JSON), as its JSON would be: about 2 s to write
 
 LARGER_RUNS = "use the command line (the passk command) for larger runs"

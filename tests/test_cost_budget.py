@@ -195,25 +195,25 @@ def distinct_csv(problems):
 
 
 TWENTY_KS = ",".join(str(k) for k in range(11, 31))
-DISTINCT_REFUSED = ("The input has 7,501 different (n, c) pairs × 20 k values, 150,020 in all; at most "
+DISTINCT_REFUSED = ("The input has 5,001 different (n, c) pairs × 20 k values, 100,020 in all; at most "
                     f"{MAX_DISTINCT_CELLS:,} are computed per request, as each pair is computed on its own (runs that "
                     "give every problem the same n have a few hundred): choose fewer k values, or use the command "
                     "line (the passk command) for larger runs.")
 
 
 def test_more_different_n_c_pairs_times_ks_than_the_limit_are_refused_by_the_api(client):
-    # 7,501 problems (a file small enough to stay in memory) at 20 ks: 150,020 pass@k values of different pairs.
+    # 5,001 problems (a file small enough to stay in memory) at 20 ks: 100,020 pass@k values of different pairs.
     answer = client.post("/api/v1/benchmark", data={"k": TWENTY_KS,
-                                                    "file": (io.BytesIO(distinct_csv(7_501).encode()), "w.csv")})
+                                                    "file": (io.BytesIO(distinct_csv(5_001).encode()), "w.csv")})
     assert answer.status_code == 400
     assert answer.get_json() == {"error": DISTINCT_REFUSED}
 
 
 def test_a_share_link_of_as_many_different_pairs_is_refused_too(client):
-    counts = ",".join(f"{10**9 + index}:{5000 + index % 1000}" for index in range(7_501))
+    counts = ",".join(f"{10**9 + index}:{5000 + index % 1000}" for index in range(5_001))
     answer = client.get("/benchmark", query_string={"counts": counts, "k": TWENTY_KS})
     assert answer.status_code == 400
-    assert "7,501 different (n, c) pairs × 20 k values" in answer.get_data(as_text=True)
+    assert "5,001 different (n, c) pairs × 20 k values" in answer.get_data(as_text=True)
 
 
 def test_the_same_problems_at_one_k_are_computed(client):
