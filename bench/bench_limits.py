@@ -1,8 +1,10 @@
-"""Measure the hostile requests of issue 6 against a baseline checkout, in process.
+"""Measure the hostile requests of issues 6 and 15 against a baseline checkout, in process.
 
     .venv/bin/python bench/bench_limits.py                  # from the repository root; about 5 minutes
     .venv/bin/python bench/bench_limits.py --no-baseline --repeat 3   # this checkout only; a few minutes
     .venv/bin/python bench/bench_limits.py --no-baseline --hostile    # the refusals only; about a minute
+    .venv/bin/python bench/bench_limits.py --issue15 --timeout 30 --memory 4   # issue 15 §3 against 719a8a0
+    .venv/bin/python bench/bench_limits.py --quick                    # the same requests, this checkout only
 
 Each request runs in a fresh child process that imports the app (from this
 checkout, or from the baseline commit unpacked with `git archive` into a
@@ -153,6 +155,21 @@ def run_counts(problems, run):
                                       for i in range(problems))).encode()
 
 
+def shifted_counts(problems):
+    """Run B against counts_csv's run A: the same task ids and n, c one pass further round."""
+    return ("task_id,n,c\n" + "".join(f"problem {i},200,{(i + 1) % 201}\n" for i in range(problems))).encode()
+
+
+def long_id_counts(problems):
+    """Counts with 190-character task ids that deflate to almost nothing: the largest download per packed byte."""
+    return ("task_id,n,c\n" + "".join(f"{'x' * 181}{i:09d},200,{i % 201}\n" for i in range(problems))).encode()
+
+
+def escaped_id_counts(problems):
+    """Counts with 191 'é' in each task id: JSON writes each as \\u00e9, 6 bytes, so the answer outgrows the input."""
+    return ("task_id,n,c\n" + "".join(f"{'é' * 191}{i:09d},200,{i % 201}\n" for i in range(problems))).encode()
+
+
 def humaneval_file():
     sys.path.insert(0, str(REPO / "bench"))
     import make_humaneval
@@ -288,11 +305,11 @@ CASES = {
         "POST /api/v1/benchmark, JSON body of 100,000 problems, k = 1,10,100", "200",
         lambda: post("/api/v1/benchmark", json_body(100_000, "1,10,100"), "application/json")),
     "api-worst-1000": (
-        "POST /api/v1/benchmark, 100,000 distinct long-product (n, c), 3 ks near 1000", "200",
+        "POST /api/v1/benchmark, 100,000 distinct long-product (n, c), 3 ks near 1000", "400",
         lambda: post_multipart("/api/v1/benchmark", fields=[("k", "800,900,1000")],
                                files=[("file", "worst.csv", distinct_counts(100_000))])),
     "api-worst-128": (
-        "POST /api/v1/benchmark, 100,000 distinct long-product (n, c), 3 ks near 128", "200",
+        "POST /api/v1/benchmark, 100,000 distinct long-product (n, c), 3 ks near 128", "400",
         lambda: post_multipart("/api/v1/benchmark", fields=[("k", "126,127,128")],
                                files=[("file", "worst.csv", distinct_counts(100_000))])),
     "api-worst-32": (
@@ -332,6 +349,196 @@ CASES = {
                                files=[("file", "samples.jsonl_results.jsonl", humaneval_file())])),
 }
 
+
+# --- the requests of issue 15 §3: its table's rows, and the worst legitimate request of each route ----------
+
+ISSUE_15_BASELINE = "719a8a0"   # the start of issue 15 §1 and §3 (its §2, §4 and §5 are in already)
+BIG_KS = "1,2,5,10,20,50,100,200,500,1000,2000,5000,10000,20000,50000,100000,200000,500000,1000000"
+
+
+def gzipped(opening, piece, size, closing=b""):
+    """gzip of opening + piece repeated to size bytes + closing, compressed piece by piece (never held whole)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = piece * (MiB // len(piece))
+    parts, left = [packer.compress(opening)], size
+    while left > 0:
+        parts.append(packer.compress(block[:left]))
+        left -= len(block)
+    return b"".join(parts + [packer.compress(closing), packer.flush()])
+
+
+def zeros_gzip(size):
+    return gzipped(b"[", b"0,", (size - 3) // 2 * 2, b"0]")
+
+
+def objects_gzip(size):
+    return gzipped(b"[", b"{},", (size - 4) // 3 * 3, b"{}]")
+
+
+def eval_zip(header):
+    """An Inspect .eval archive whose header.json is the given bytes (deflated)."""
+    import zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("_journal/start.json", b'{"version": 2}')
+        archive.writestr("header.json", header)
+    return buffer.getvalue()
+
+
+def repeated_member_zip(entries):
+    """A zip whose central directory lists `entries` names, every one pointing at the same member (zip64 end)."""
+    import struct
+    member, data = b"samples/1.json", b'{"id": 1, "epoch": 1, "scores": {}}'
+    crc = zlib.crc32(data)
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0, crc, len(data), len(data), len(member), 0)
+    body = local + member + data
+    central = b"".join(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0, crc, len(data), len(data),
+                                   len(name), 0, 0, 0, 0, 0, 0) + name
+                       for name in (b"samples/%d.json" % index for index in range(entries)))
+    end64 = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, entries, entries, len(central), len(body))
+    locator = struct.pack("<IIQI", 0x07064B50, 0, len(body) + len(central), 1)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    return body + central + end64 + locator + end
+
+
+def valid_json_gzip(size):
+    """gzip of a JSON list of counts per problem, repeated to size bytes (valid JSON; its task ids repeat)."""
+    piece = b'{"task_id":"t","n":10,"c":3},'
+    return gzipped(b"[", piece, (size - 40) // len(piece) * len(piece), b'{"task_id":"u","n":10,"c":3}]')
+
+
+def distinct_json(problems, ks):
+    items = ",".join(f'{{"task_id":"p{i}","n":{10**9 + i},"c":{5000 + i % 1000}}}' for i in range(problems))
+    return f'{{"problems":[{items}],"k":[{ks}]}}'.encode()
+
+
+def single_problem_query(path):
+    return {"method": "GET", "path": path,
+            "query_string": f"n=1000000000000&c=1000000&k=1000000&ks={BIG_KS}"}
+
+
+def ranking(path, problems, ks, difference=None):
+    """12 runs of `problems` tasks each, sent as run files (the API) or file_a, file_b and 10 runs (the page)."""
+    fields = [("k", ks)] + ([("difference", difference)] if difference else [])
+    runs = [("run", f"run{run}.csv", run_counts(problems, run)) for run in range(12)]
+    if path == "/compare":
+        runs = [("file_a", "a.csv", runs[0][2]), ("file_b", "b.csv", runs[1][2])] + runs[2:]
+    return post_multipart(path, fields=fields, files=runs)
+
+
+def two_runs(path, problems, difference=None, ks="1,10,100"):
+    names = ("file_a", "file_b") if path == "/compare" else ("a", "b")
+    fields = [("k", ks)] + ([("difference", difference)] if difference else [])
+    return post_multipart(path, fields=fields, files=[(names[0], "a.csv", counts_csv(problems)),
+                                                      (names[1], "b.csv", shifted_counts(problems))])
+
+
+TWENTY_SMALL_KS = ",".join(map(str, range(1, 21)))
+
+# name -> (what it is, the answer wanted now, a function building the request); "row N": the issue's table
+ISSUE_15 = {
+    "bomb-zeros-256mib": (
+        "row 1: POST /api/v1/benchmark, a gzip file of 256 MiB of [0,0,…]", "413",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", "r.json.gz", zeros_gzip(256 * MiB))])),
+    "bomb-objects-256mib": (
+        "row 1: POST /api/v1/benchmark, a gzip file of 256 MiB of [{},{},…]", "413",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", "r.json.gz", objects_gzip(256 * MiB))])),
+    "bomb-zeros-64mib": (
+        "row 2: POST /api/v1/benchmark, a gzip file of 64 MiB of [0,0,…]", "413",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", "r.json.gz", zeros_gzip(64 * MiB))])),
+    "eval-header-64mib": (
+        "row 3: POST /api/v1/benchmark, an .eval zip whose header.json is 64 MiB of {}", "413",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", "log.eval", eval_zip(
+            b'{"version":2,"eval":{"task":"t","model":"m"},"x":[' + b"{}," * (64 * MiB // 3) + b"{}]}"))])),
+    "eval-100k-entries": (
+        "row 4: POST /api/v1/benchmark, an .eval zip of 100,000 central-directory entries at one member", "400",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", "log.eval", repeated_member_zip(100_000))])),
+    "json-k-4m-repeats": (
+        "row 5: POST /api/v1/benchmark, JSON body with \"k\": [1,1,1,…] (4,190,000 entries, 8.4 MB)", "413",
+        lambda: post("/api/v1/benchmark", b'{"problems":[{"task_id":"a","n":10,"c":3}],"k":['
+                     + b"1," * 4_189_999 + b"1]}", "application/json")),
+    "form-k-2mib-repeats": (
+        "row 6: POST /benchmark, multipart k=1,1,1,… of 2 MiB", "400",
+        lambda: post_multipart("/benchmark", fields=[("text", "10 3"), ("k", "1," * 1_048_000 + "1")])),
+    "runs-13-gzip-16mib": (
+        "row 7: POST /api/v1/compare, 13 run files, each a 16 MiB gzip of valid JSON", "400",
+        lambda: post_multipart("/api/v1/compare", files=[("run", f"run{run}.json.gz", valid_json_gzip(16 * MiB))
+                                                         for run in range(13)])),
+    "files-8-gzip-64mib": (
+        "row 8: POST /api/v1/benchmark, 8 file parts, each a 64 MiB gzip", "413",
+        lambda: post_multipart("/api/v1/benchmark", files=[("file", f"part{part}.json.gz", zeros_gzip(64 * MiB))
+                                                           for part in range(8)])),
+    "api-worst-32": (
+        "row 9: POST /api/v1/benchmark, 100,000 distinct (n, c), k = 30,31,32 (multipart)", "400",
+        lambda: post_multipart("/api/v1/benchmark", fields=[("k", "30,31,32")],
+                               files=[("file", "worst.csv", distinct_counts(100_000))])),
+    "api-json-worst-32": (
+        "row 9: POST /api/v1/benchmark, 100,000 distinct (n, c), k = 30,31,32 (JSON body)", "200",
+        lambda: post("/api/v1/benchmark", distinct_json(100_000, "30,31,32"), "application/json")),
+    "api-worst-32-at-limit": (
+        "POST /api/v1/benchmark, 33,333 distinct (n, c), k = 30,31,32 (multipart: the different-pairs limit)", "200",
+        lambda: post_multipart("/api/v1/benchmark", fields=[("k", "30,31,32")],
+                               files=[("file", "worst.csv", distinct_counts(33_333))])),
+    "api-json-worst-32-at-limit": (
+        "POST /api/v1/benchmark, 33,333 distinct (n, c), k = 30,31,32 (JSON body)", "200",
+        lambda: post("/api/v1/benchmark", distinct_json(33_333, "30,31,32"), "application/json")),
+    "page-worst-32-at-limit": (
+        "POST /benchmark, 33,333 distinct (n, c), k = 30,31,32", "200",
+        lambda: post_multipart("/benchmark", fields=[("k", "30,31,32")],
+                               files=[("file", "worst.csv", distinct_counts(33_333))])),
+    "planner-page-0.001": (
+        "row 10: POST /compare, 2 × 100,000 tasks, k = 1,10,100, difference = 0.001", "200",
+        lambda: two_runs("/compare", 100_000, "0.001")),
+    "planner-api-0.001": (
+        "row 10: POST /api/v1/compare, 2 × 100,000 tasks, k = 1,10,100, difference = 0.001", "200",
+        lambda: two_runs("/api/v1/compare", 100_000, "0.001")),
+    "planner-api-distinct-0.001": (
+        "row 10: POST /api/v1/compare, 2 × 100,000 distinct (n, c) near 10^6, k = 1,10,100, difference = 0.001",
+        "200", lambda: post_multipart("/api/v1/compare", fields=[("k", "1,10,100"), ("difference", "0.001")],
+                                      files=[("a", "a.csv", run_counts(100_000, 0)),
+                                             ("b", "b.csv", run_counts(100_000, 1))])),
+    "download-escaped-ids": (
+        "row 11: POST /benchmark/download, 100,000 problems, 200-character non-ASCII ids packed (914 KB), as JSON",
+        "400", lambda: urlencoded("/benchmark/download", {"packed": packed(escaped_id_counts(100_000)),
+                                                          "k": "1,10,100", "as": "json"})),
+    # row 12 (5 bombs at once) is row 1 five times over; tests/test_heavy_and_light.py runs requests at once.
+    "single-page": ("GET /?n=10^12&c=10^6&k=10^6&ks=… (20 ks up to 10^6)", "200", lambda: single_problem_query("/")),
+    "single-embed": ("GET /embed, the same", "200", lambda: single_problem_query("/embed")),
+    "single-api": ("GET /api/v1/pass-at-k, the same", "200", lambda: single_problem_query("/api/v1/pass-at-k")),
+    "share-link-100k": (
+        "GET /benchmark?counts=10^9:5·10^8*99999,10^9:1&k=30,31,32 (a share link of 100,000 problems)", "200",
+        lambda: {"method": "GET", "path": "/benchmark",
+                 "query_string": "counts=1000000000:500000000*99999,1000000000:1&k=30,31,32"}),
+    "page-worst-32": (
+        "POST /benchmark, 100,000 distinct (n, c), k = 30,31,32", "400",
+        lambda: post_multipart("/benchmark", fields=[("k", "30,31,32")],
+                               files=[("file", "worst.csv", distinct_counts(100_000))])),
+    "download-long-ids-json": (
+        "POST /benchmark/download, 100,000 problems, 190-character ids packed (720 KB), k = 1,10,100, as JSON",
+        "200", lambda: urlencoded("/benchmark/download", {"packed": packed(long_id_counts(100_000)),
+                                                          "k": "1,10,100", "as": "json"})),
+    "download-long-ids-csv": (
+        "POST /benchmark/download, the same as CSV", "200",
+        lambda: urlencoded("/benchmark/download", {"packed": packed(long_id_counts(100_000)), "k": "1,10,100",
+                                                   "as": "csv"})),
+    "compare-api-100k": ("POST /api/v1/compare, 2 × 100,000 tasks, k = 1,10,100", "200",
+                         lambda: two_runs("/api/v1/compare", 100_000)),
+    "compare-page-100k": ("POST /compare, 2 × 100,000 tasks, k = 1,10,100", "200",
+                          lambda: two_runs("/compare", 100_000)),
+    "rank-api-12x1000-20ks": (
+        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…20", "200",
+        lambda: ranking("/api/v1/compare", 1000, TWENTY_SMALL_KS)),
+    "rank-api-12x1000-20ks-difference": (
+        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…20, difference = 0.001", "200",
+        lambda: ranking("/api/v1/compare", 1000, TWENTY_SMALL_KS, "0.001")),
+    "rank-page-12x1000-20ks": (
+        "POST /compare, runs A, B and 10 more of 1,000 tasks, k = 1…20, difference = 0.001", "200",
+        lambda: ranking("/compare", 1000, TWENTY_SMALL_KS, "0.001")),
+    "rank-api-12x25k": (
+        "POST /api/v1/compare, 12 runs × 25,000 tasks (300,000 cells), k = 1, difference = 0.001", "200",
+        lambda: ranking("/api/v1/compare", 25_000, "1", "0.001")),
+}
+CASES.update(ISSUE_15)
 
 # The requests that must be refused: every case but those wanted 200.
 HOSTILE = tuple(name for name, (_, wanted, _) in CASES.items() if wanted != "200")
@@ -414,8 +621,11 @@ def measure(name, tree, timeout, memory_gib):
 
 def baseline_tree(revision, directory):
     """Unpack the app as it was at `revision` into directory."""
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, "app.py", "passk", "templates", "static"],
-                             capture_output=True, check=True).stdout
+    present = subprocess.run(["git", "-C", str(REPO), "ls-tree", "--name-only", revision], capture_output=True,
+                             text=True, check=True).stdout.split()
+    paths = [path for path in ("app.py", "passk", "web", "templates", "static") if path in present]
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, *paths], capture_output=True,
+                             check=True).stdout
     subprocess.run(["tar", "-x", "-C", directory], input=archive, check=True)
     return directory
 
@@ -428,9 +638,32 @@ def show(figures):
             f"{figures['bytes'] / 1e6:8.2f} MB out")
 
 
+def markdown(results):
+    """The figures as a Markdown table: request, bytes sent, then status, CPU s and peak MB before and now."""
+    def cells(figures):
+        if not figures:
+            return "", "", ""
+        if "stopped" in figures:
+            return "stopped", figures["stopped"][:40], ""
+        return str(figures["status"]), f"{figures['cpu']:.2f}", f"{figures['growth_mb']:.0f}"
+    lines = ["| request | bytes sent | before: status | CPU s | peak MB | now: status | CPU s | peak MB | answer |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for figures in results.values():
+        now = figures["now"]
+        sent = f"{now['read'] / 1e6:,.2f} MB" if "read" in now else ""
+        answer = f"{now['bytes'] / 1e6:,.2f} MB" if "bytes" in now else ""
+        lines.append(f"| {figures['description']} | {sent} | {' | '.join(cells(figures.get('before')))} | "
+                     f"{' | '.join(cells(now))} | {answer} |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", default=BASELINE, help="git revision to compare with (default %(default)s)")
+    parser.add_argument("--baseline", help=f"git revision to compare with (default {BASELINE}, "
+                                           f"{ISSUE_15_BASELINE} with --issue15)")
+    parser.add_argument("--issue15", action="store_true",
+                        help="the requests of issue 15 §3 (docs/benchmarks.md, 'Cost per request'); about 8 minutes")
+    parser.add_argument("--quick", action="store_true", help="the issue 15 requests on this checkout only; 3 minutes")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     parser.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
     parser.add_argument("--hostile", action="store_true", help="only the requests that must be refused")
@@ -442,6 +675,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.child:
         return run_one(args.child, args.tree)
+    if args.issue15 or args.quick:
+        args.cases = ",".join(ISSUE_15) if args.cases == ",".join(CASES) else args.cases
+        args.baseline = args.baseline or ISSUE_15_BASELINE
+        args.no_baseline = args.no_baseline or args.quick
+    args.baseline = args.baseline or BASELINE
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.2f}")
     cases = [name for name in args.cases.split(",") if name in HOSTILE or not args.hostile]
@@ -469,7 +707,9 @@ def main(argv=None):
                       f"answer {max(before['bytes'], 1) / max(now['bytes'], 1):.3g}")
     print(f"\nload average {os.getloadavg()[0]:.2f}")
     DATA_DIR.mkdir(exist_ok=True)
-    (DATA_DIR / "bench_limits.json").write_text(json.dumps(results, indent=1))
+    name = "bench_limits_issue15.json" if args.issue15 or args.quick else "bench_limits.json"
+    (DATA_DIR / name).write_text(json.dumps(results, indent=1))
+    print("\n" + markdown(results))
     missed = [name for name, figures in results.items()
               if str(figures["now"].get("status")) != figures["wanted"]]
     if missed:
