@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from app import EMBED_HEIGHT, embed_snippet
+from web.pages import EMBED_HEIGHT, embed_snippet
 from tests.test_app import element_text
 
 ROOT = Path(__file__).resolve().parent.parent

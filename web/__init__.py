@@ -1,1 +1,2 @@
-"""The web application's parts beside its views in app.py: how requests are read (inputs) and bounded (guards)."""
+"""The web application's HTTP: pages and api (the blueprints), how requests are read (inputs) and bounded (guards),
+the addresses built, caching, error pages and the hooks that wire them; app.py's create_app registers them."""

@@ -13,8 +13,9 @@ from passk.formats import EmptyInput, FormatError, read_json_body
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
 from passk.planner import comparison_options, planning_options
 from passk.ranking import MAX_RUNS
-from passk.report import (CARRIED_FIELDS, NO_INPUT, compare_uploads, rank_uploads, report_from_carried,
-                          report_from_files, report_from_share)
+from passk.report import (CARRIED_FIELDS, NO_INPUT, Report, compare_uploads, distinct_pairs, rank_uploads,
+                          report_from_carried, report_from_files, report_from_share)
+from passk.sharing import ShareLinkError
 
 # The API's own words for missing or empty input: the fields README and SPEC name, not the page's box.
 API_NO_INPUT = ('Send the results as a multipart file field named "file", or a JSON body '
@@ -25,6 +26,7 @@ PAGE_EMPTY_RUN = "Run {} is empty: paste its results or choose its file."
 API_NO_RUN = 'Run {} is missing: send the two runs as multipart file fields named "a" and "b".'
 API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
                  'task_id,n,c lines as the multipart file field "{}".')
+INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)   # what a user sent wrong: a sentence, never a 500
 K_ECHOED = 200   # characters of the k field a page shows back: enough for any list it accepts
 
 
@@ -207,8 +209,8 @@ def json_body(example, otherwise=API_NO_INPUT):
     return body
 
 
-def summary_from_json_body():
-    """The API's JSON body: {"problems": [...], "k": [...]}."""
+def report_from_json_body():
+    """The report of the API's JSON body {"problems": [...], "k": [...]}, with its planning options."""
     body = json_body('{"problems": [...], "k": [1, 10]}')
     if isinstance(body, dict) and isinstance(body.get("k"), list) and len(body["k"]) > MAX_KS:
         raise FormatError(too_many_ks(len(body["k"])))   # by the list's length, before any value or problem is read
@@ -224,7 +226,8 @@ def summary_from_json_body():
         raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
     ks = parse_ks(",".join(str(json_count(k)) for k in ks))
     limits.check_cells(len(parsed.problems), ks)
-    return summarize(parsed.problems, ks, warnings=parsed.warnings), "json", json_planning(body)
+    limits.check_distinct(distinct_pairs(parsed.problems), ks)
+    return Report(summarize(parsed.problems, ks, warnings=parsed.warnings), "json", planning=json_planning(body))
 
 
 def json_planning(body):

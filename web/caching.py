@@ -1,0 +1,74 @@
+"""What browsers and nginx may keep: GET answers for ten minutes, fingerprinted static files for a year, and one
+address per answer (a parameter no page reads redirects to the address without it)."""
+
+import hashlib
+import os
+from urllib.parse import quote, urlencode
+
+from flask import current_app, redirect, request
+from werkzeug.security import safe_join
+
+from passk.calculator import FIELDS
+from web.addresses import names_read
+from web.inputs import benchmark_form, compare_form
+
+STATIC_MAX_AGE = 3600                  # seconds, for a static file asked for without its fingerprint
+FINGERPRINTED_MAX_AGE = 365 * 24 * 3600  # a fingerprinted address never changes its content
+ANSWER_MAX_AGE = 600   # seconds: a GET answer is a pure function of its address (and Host)
+CACHEABLE_ENDPOINTS = {"pages.index", "pages.embed", "api.pass_at_k", "pages.benchmark", "pages.compare"}
+KNOWN_PARAMETERS = {**{endpoint: FIELDS for endpoint in ("pages.index", "api.pass_at_k")},
+                    "pages.embed": FIELDS + ("theme",), "pages.benchmark": names_read(benchmark_form),
+                    "pages.compare": names_read(compare_form), "static": ("v",), "pages.favicon": ()}
+
+
+def fingerprint(filename):
+    """The first 12 hex digits of the static file's SHA-256 (None if there is no such file)."""
+    fingerprints = current_app.extensions.setdefault("passk.fingerprints", {})
+    if filename not in fingerprints:
+        path = safe_join(current_app.static_folder, filename)
+        if not (path and os.path.isfile(path)):
+            return None
+        with open(path, "rb") as file:
+            fingerprints[filename] = hashlib.sha256(file.read()).hexdigest()[:12]
+    return fingerprints[filename]
+
+
+def fingerprint_static(endpoint, values):
+    """Static addresses carry ?v=<fingerprint>, so they can be cached for a year."""
+    if endpoint == "static" and "filename" in values:
+        values["v"] = fingerprint(values["filename"])
+
+
+def drop_unknown_parameters():
+    """A cacheable address with a parameter its page never reads redirects to the address without it.
+
+    nginx keeps an answer per address (deploy/nginx.conf), so ?x=1, ?x=2, ... would
+    each be one more entry, holding whatever the client wrote. The address
+    redirected to keeps the known parameters, every value of each, in one order.
+    """
+    known = KNOWN_PARAMETERS.get(request.endpoint)
+    if request.method not in ("GET", "HEAD") or known is None or set(request.args) <= set(known):
+        return None
+    pairs = [(name, value) for name in known for value in request.args.getlist(name)]
+    location = quote(request.script_root + request.path) + ("?" + urlencode(pairs) if pairs else "")
+    return redirect(location, 308)
+
+
+def cache_answers(response):
+    """Pages and API answers depend on nothing but the address: browsers and nginx may keep them."""
+    if request.method in ("GET", "HEAD") and response.status_code == 200 \
+            and request.endpoint in CACHEABLE_ENDPOINTS:
+        response.cache_control.public = True
+        response.cache_control.max_age = ANSWER_MAX_AGE
+    return response
+
+
+def cache_fingerprinted(response):
+    """A static file asked for with its current fingerprint may be kept a year, unchanged."""
+    version = request.args.get("v")
+    if (request.endpoint == "static" and version and response.status_code in (200, 304)
+            and version == fingerprint(request.view_args["filename"])):
+        response.cache_control.max_age = FINGERPRINTED_MAX_AGE
+        response.cache_control.public = True
+        response.cache_control.immutable = True
+    return response

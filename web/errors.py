@@ -1,0 +1,37 @@
+"""HTTP errors as a sentence: JSON under /api/, the form again for a 413 on a form page, an error page elsewhere."""
+
+from flask import Response, jsonify, render_template, request
+
+from web.guards import too_large_sentence, untrusted_host
+from web.inputs import compare_form
+from web.pages import benchmark_page, compare_page
+
+UNTRUSTED_HOST = ("This server does not answer for the host named in the request; its operator can add "
+                  "the name to PASSK_ALLOWED_HOSTS.")
+
+
+def http_error(error):
+    """Errors as JSON under /api/, as a page elsewhere; never a stack trace."""
+    if untrusted_host():  # no links can be built for such a request, so no page either
+        if request.path.startswith("/api/"):
+            return jsonify(error=UNTRUSTED_HOST), 400
+        return Response(UNTRUSTED_HOST + "\n", 400, mimetype="text/plain")
+    if request.path.startswith("/api/"):
+        return jsonify(error=error_sentence(error)), error.code
+    if error.code == 413 and request.path in ("/benchmark", "/compare"):  # keep the user on the form
+        render = benchmark_page if request.path == "/benchmark" else compare_page
+        page, _ = render(compare_form({}), error=error_sentence(error))
+        return page, 413
+    return render_template("error.html", error=error, message=error_sentence(error)), error.code
+
+
+def error_sentence(error):
+    """What went wrong, for the user: the limit passed, the address not found, or the methods allowed."""
+    if error.code == 413:
+        return too_large_sentence(error)
+    if error.code == 404:
+        return f"There is no page at {request.path}."
+    if error.code == 405:
+        allowed = " or ".join(sorted(set(error.valid_methods or ()) - {"HEAD", "OPTIONS"}))
+        return f"{request.path} answers {allowed} requests, not {request.method}."
+    return f"{error.name}: {error.description}"

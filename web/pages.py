@@ -1,0 +1,214 @@
+"""The pages: the calculator and its embed, the benchmark and compare pages, their downloads, health and favicon."""
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, send_from_directory
+from markupsafe import Markup
+
+from passk import limits
+from passk.benchmark import parse_ks
+from passk.calculator import calculate_query, read_query
+from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
+from passk.formats import FORMAT_NAMES, FORMATS
+from passk.planner import comparison_plan, top_pair_plan
+from passk.ranking import ALPHA, MAX_RUNS
+from passk.report import json_chunks, per_problem_csv_chunks, report_from_download, report_from_share
+from passk.steps import worked_steps
+from web.addresses import canonical_address, public_url, query_args
+from web.caching import STATIC_MAX_AGE
+from web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, benchmark_form, compare_form, comparison_from_request,
+                        comparison_planning, error_status, more_runs_given, planned, ranking_from_page,
+                        report_from_page)
+
+pages = Blueprint("pages", __name__)
+
+PER_PROBLEM_ROWS_SHOWN = 2000
+SHARE_LINK_LIMIT = 8000   # characters; gunicorn refuses request lines over 8190
+EMBED_THEMES = ("auto", "dark", "light")   # auto follows prefers-color-scheme
+EMBED_HEIGHT = 520   # px: the iframe's height without the script: room for a calculation and its table
+# What a docs author pastes (docs/embed.md): the iframe, at a fixed height that works without the
+# script, and a few lines that size it to the height /embed posts (static/app.js).
+EMBED_SNIPPET = ('<iframe src="{src}" title="pass@k calculator" width="100%" height="{height}" loading="lazy" '
+                 'data-passk-embed></iframe>\n' """<script>
+addEventListener("message", function (event) {{
+  if (event.origin !== "{origin}" || !event.data || event.data.type !== "passk:height") return;
+  document.querySelectorAll("iframe[data-passk-embed]").forEach(function (frame) {{
+    if (frame.contentWindow === event.source) frame.style.height = event.data.height + "px";
+  }});
+}});
+</script>""")
+
+
+@pages.get("/")
+def index():
+    query = read_query(query_args())
+    if clean := canonical_address(query):
+        return redirect(clean, 303)
+    calc = calculate_query(query)
+    page = render_template(
+        "index.html", query=query, calc=calc,
+        chart=calc and curve_chart(calc),
+        steps=calc and worked_steps(calc),
+        share_url=calc and public_url("pages.index", **query.link_params()),
+        embed_snippet=calc and _textarea_text(embed_snippet(public_url("pages.embed", **query.link_params()))),
+    )
+    return page, 400 if query.errors else 200
+
+
+@pages.get("/embed")
+def embed():
+    query = read_query(query_args())
+    if clean := canonical_address(query):
+        return redirect(clean, 303)
+    calc = calculate_query(query)
+    full_url = public_url("pages.index", **(query.link_params() if calc else {}))
+    theme = request.args.get("theme", "auto")
+    return render_template("embed.html", query=query, calc=calc, full_url=full_url,
+                           theme=theme if theme in EMBED_THEMES else "auto"), \
+        400 if query.errors else 200
+
+
+@pages.get("/benchmark")
+def benchmark():
+    form = benchmark_form(request.args)
+    if not (request.args.get("counts") or request.args.get("z")):
+        return benchmark_page(form)
+    try:
+        report = planned(report_from_share(request.args.get("counts"), request.args.get("z"),
+                                            parse_ks(form["k"]), request.args.get("suite")), form)
+    except INPUT_ERRORS as error:
+        return benchmark_page(form, error=str(error))
+    return benchmark_page(form, report=report)
+
+
+@pages.post("/benchmark")
+def benchmark_upload():
+    form = benchmark_form(request.form)
+    try:
+        report = planned(report_from_page(form), form)
+    except INPUT_ERRORS as error:
+        return benchmark_page(form, error=error)
+    return benchmark_page(form, report=report)
+
+
+@pages.post("/benchmark/download")
+def benchmark_download():
+    kind = request.form.get("as", "csv")
+    try:
+        report = report_from_download(request.form.get("packed"), request.form.get("counts", ""),
+                                      parse_ks(request.form.get("k", "")))
+    except INPUT_ERRORS as error:
+        return benchmark_page(benchmark_form(request.form), error=error)
+    if kind == "json":
+        report.format = request.form.get("source_format", "csv")
+        return _attachment(json_chunks(report), "application/json", "passk-benchmark.json")
+    return _attachment(per_problem_csv_chunks(report.summary), "text/csv", "passk-per-problem.csv")
+
+
+@pages.get("/compare")
+def compare():
+    return compare_page(compare_form(request.args))
+
+
+@pages.post("/compare")
+def compare_upload():
+    form = compare_form(request.form)
+    try:
+        planning = comparison_planning(form)
+        if more_runs_given(form):   # three runs or more: ranked (passk.ranking)
+            ranking, formats = ranking_from_page(form)
+            return compare_page(form, ranking=ranking, formats=formats, planning=planning)
+        comparison, formats = comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
+                                                       PAGE_EMPTY_RUN)
+    except INPUT_ERRORS as error:
+        return compare_page(form, error=error)
+    return compare_page(form, comparison=comparison, formats=formats, planning=planning)
+
+
+@pages.get("/healthz")
+def healthz():
+    """For load balancers and the container's health check: no computation."""
+    return Response("ok\n", mimetype="text/plain", headers={"Cache-Control": "no-store"})
+
+
+@pages.get("/favicon.ico")
+def favicon():
+    return send_from_directory(current_app.static_folder, "favicon.ico", max_age=STATIC_MAX_AGE * 24)
+
+
+def embed_snippet(src):
+    """The iframe and script a docs page pastes to show /embed at src, sized to its content."""
+    parts = urlsplit(src)
+    return EMBED_SNIPPET.format(src=src, height=EMBED_HEIGHT, origin=f"{parts.scheme}://{parts.netloc}")
+
+
+def _textarea_text(text):
+    """text escaped for a <textarea>, where only & and < need it: the quotes stay readable in the source."""
+    return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def compare_page(form, comparison=None, formats=None, error=None, ranking=None, planning=None):
+    """Render /compare: the inputs, and the two runs' comparison, the ranking of more, or the error."""
+    planning = planning or {}
+    if ranking:
+        intervals = {result.k: interval_chart(result.ranking, result.k) for result in ranking.results
+                     if any(row.pass_at_k is not None for row in result.ranking)}
+        page = render_template("compare.html", form=form, ranking=ranking, formats=formats,
+                               plans=top_pair_plan(ranking, **planning),
+                               intervals=intervals, alpha=ALPHA, max_runs=MAX_RUNS, all_formats=FORMATS,
+                               format_names=FORMAT_NAMES)
+        return page, 200
+    chart = None
+    if comparison:
+        defined = [row.k for row in comparison.results if row.difference is not None]
+        if defined:
+            k = defined[0]
+            values_a, values_b = comparison.per_problem_pass_at_k[k]
+            chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
+    plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
+    page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
+                           all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),
+                           plans=plans,
+                           max_runs=MAX_RUNS)
+    return page, error_status(error) if error else 200
+
+
+def benchmark_page(form, report=None, error=None):
+    """Render /benchmark: the form, and the report or the error."""
+    share_url = report and public_url("pages.benchmark", **report.share_params(report.summary.ks))
+    if share_url and len(share_url) > SHARE_LINK_LIMIT:
+        share_url = None  # servers and browsers refuse such long addresses; the downloads remain
+    page = render_template(
+        "benchmark.html", form=form, report=report, error=error and str(error), all_formats=FORMATS,
+        format_names=FORMAT_NAMES,
+        carried=_carried_fields(form, report),
+        histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
+        k_curve=report and k_curve_chart(report.summary),
+        rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
+        share_url=share_url, packed=report and report.packed[report.suite or ""],
+        rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT,
+        max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"], limits=limits,
+    )
+    return page, error_status(error) if error else 200
+
+
+def _carried_fields(form, report):
+    """The hidden fields that carry counts into the next calculation, so that changing k needs no new upload.
+
+    A report from a file carries its counts (None when too large); one from a share link
+    its link's counts; one from pasted text nothing (the text stays in its box). After an
+    error the fields come back as they were sent.
+    """
+    if report is None:
+        shared = {name: form[name] for name in ("counts", "z") if form[name]}
+        return form["carried"] or shared
+    if report.source_name:
+        return report.carried_fields()
+    if report.format == "share link":
+        return {name: form[name] for name in ("counts", "z") if form[name]}
+    return {}
+
+
+def _attachment(body, mimetype, filename):
+    return Response(body, mimetype=mimetype,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
