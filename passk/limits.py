@@ -7,6 +7,8 @@ application takes more than about 2 s of CPU or 300 MB of memory on a 2-core
 machine (docs/benchmarks.md, "Request limits", has the figures).
 """
 
+from collections.abc import Sequence
+
 MiB = 2**20
 
 MAX_PROBLEMS = 100_000       # problems in one request (in each run of a comparison)
@@ -29,7 +31,7 @@ class LimitError(ValueError):
     """A request over one of the limits, said in one sentence that names it."""
 
 
-def size(count):
+def size(count: int) -> str:
     """A byte count for a sentence: '256 MiB', '500 KB', '1,000 bytes'."""
     if count >= MiB and count % MiB == 0:
         return f"{count // MiB:,} MiB"
@@ -38,18 +40,18 @@ def size(count):
     return f"{count:,} bytes"
 
 
-def too_many_problems(limit=None):
+def too_many_problems(limit: int | None = None) -> str:
     limit = MAX_PROBLEMS if limit is None else limit
     return f"The input has more than {limit:,} problems, the most one request may hold; {LARGER_RUNS}."
 
 
-def too_many_lines(limit=None):
+def too_many_lines(limit: int | None = None) -> str:
     limit = MAX_LINES if limit is None else limit
     return (f"The input has more than {limit:,} lines, the most one request may hold; send counts per "
             f"problem (task_id,n,c) instead of a line per sample, or {LARGER_RUNS}.")
 
 
-def check_cells(problems, ks):
+def check_cells(problems: int, ks: Sequence[int]) -> None:
     """Refuse a table of more than MAX_CELLS problems × k values, naming both counts."""
     if problems * len(ks) > MAX_CELLS:
         raise LimitError(f"{problems:,} problems × {len(ks)} k values make {problems * len(ks):,} pass@k values; "
@@ -57,7 +59,7 @@ def check_cells(problems, ks):
                          f"values, or {LARGER_RUNS}.")
 
 
-def check_distinct(pairs, ks):
+def check_distinct(pairs: int, ks: Sequence[int]) -> None:
     """Refuse more than MAX_DISTINCT_CELLS different (n, c) pairs × k values, naming both counts."""
     if pairs * len(ks) > MAX_DISTINCT_CELLS:
         raise LimitError(f"The input has {pairs:,} different (n, c) pairs × {len(ks)} k values, "
@@ -66,33 +68,33 @@ def check_distinct(pairs, ks):
                          f"hundred): choose fewer k values, or {LARGER_RUNS}.")
 
 
-def upload_too_large(limit=MAX_UPLOAD_BYTES):
+def upload_too_large(limit: int = MAX_UPLOAD_BYTES) -> str:
     return (f"The upload is larger than the {size(limit)} limit; send counts per problem instead of per-sample "
             f"results, split the file, or {LARGER_RUNS}.")
 
 
-def json_too_large():
+def json_too_large() -> str:
     return (f"The JSON body is larger than the {size(MAX_JSON_BYTES)} limit for JSON; send the results as a "
             f"multipart file upload instead (up to {size(MAX_UPLOAD_BYTES)}), or {LARGER_RUNS}.")
 
 
-def form_too_large():
+def form_too_large() -> str:
     return (f"The form is larger than the {size(MAX_FORM_BYTES)} limit for a form without a file; send the "
             f"results as a multipart file upload instead (up to {size(MAX_UPLOAD_BYTES)}).")
 
 
-def field_too_large():
+def field_too_large() -> str:
     return (f"A text field of the form, such as the pasted results, is larger than the {size(MAX_TEXT_BYTES)} "
             f"limit; upload the results as a file instead (up to {size(MAX_UPLOAD_BYTES)}).")
 
 
-def download_too_large(estimate):
+def download_too_large(estimate: float) -> str:
     return (f"The download would be about {estimate / 1e6:,.0f} MB (the task ids as JSON writes them, and "
             f"the values), more than the {size(MAX_DOWNLOAD_BYTES)} limit for a download; choose fewer k values, "
             f"shorter task ids, or {LARGER_RUNS}.")
 
 
-def too_many_fields():
+def too_many_fields() -> str:
     return (f"The form has more than {MAX_FORM_PARTS:,} fields and files, the most one request may send; "
             f"send the results as fewer files (or one text field), with k, format and suite.")
 
@@ -108,21 +110,21 @@ class TooLarge(LimitError):
 class Budget:
     """What one request may still unpack and parse, shared by all of its files: each limit counts down."""
 
-    def __init__(self, unpacked=MAX_UNPACKED_BYTES, tokens=MAX_JSON_TOKENS):
+    def __init__(self, unpacked: int = MAX_UNPACKED_BYTES, tokens: int = MAX_JSON_TOKENS) -> None:
         self.unpacked, self.tokens = unpacked, tokens
 
-    def spend_unpacked(self, count):
+    def spend_unpacked(self, count: int) -> None:
         self.unpacked -= count
         if self.unpacked < 0:
             raise TooLarge(f"The input unpacks to more than {size(MAX_UNPACKED_BYTES)}, the most one request may "
                            f"unpack (all of its gzip and zip files together); send counts per problem "
                            f"(task_id,n,c), fewer files, or {LARGER_RUNS}.")
 
-    def spend_tokens(self, count):
+    def spend_tokens(self, count: int) -> None:
         self.tokens -= count
         if self.tokens < 0:
             raise TooLarge(self.too_many_tokens())
 
-    def too_many_tokens(self):
+    def too_many_tokens(self) -> str:
         return (f"The JSON holds more than {MAX_JSON_TOKENS:,} keys and values, the most one request may read "
                 f"(all of its files together); send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
