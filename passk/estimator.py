@@ -12,17 +12,21 @@ that tiny and near-one results keep full relative accuracy.
 import math
 from fractions import Fraction
 from numbers import Integral
+from typing import TypeAlias
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 MAX_N = 10**12          # largest n answered; beyond it we refuse rather than guess
 SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+Floats: TypeAlias = NDArray[np.float64]   # what the array functions return, one value a problem or a k
+Ints: TypeAlias = NDArray[np.int64]       # validated counts (n, c, k) as arrays
 
 
-def check_counts(n, c, k):
+def check_counts(n: int, c: int, k: int) -> tuple[int, int, int]:
     """Raise TypeError/ValueError unless 0 <= c <= n <= MAX_N and 1 <= k <= n."""
     if not type(n) is type(c) is type(k) is int:  # plain ints, the common case, need no more checks
         for name, value in (("n", n), ("c", c), ("k", k)):
@@ -37,16 +41,17 @@ def check_counts(n, c, k):
     if k < 1:
         raise ValueError(f"k must be at least 1; got {k:,}.")
     if k > n:
-        raise ValueError(f"k must be at most n ({n:,}): you cannot draw more samples than you generated; got k = {k:,}.")
+        raise ValueError(f"k must be at most n ({n:,}): you cannot draw more samples than you generated; "
+                         f"got k = {k:,}.")
     return n, c, k
 
 
-def _stirling_remainder(x):
+def _stirling_remainder(x: ArrayLike) -> Floats:
     """s(x) = log x! - [(x + 1/2) log x - x + log(2 pi)/2], elementwise for x >= 1."""
     x = np.asarray(x, dtype=float)
     big = np.maximum(x, 20.0)
     inv, inv2 = 1.0 / big, 1.0 / (big * big)
-    result = inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 * (1 / 1680 - inv2 / 1188))))
+    result: Floats = inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 * (1 / 1680 - inv2 / 1188))))
     small = x < 20
     if small.any():  # the series is poor below 20; there lgamma is exact enough
         t = x[small]
@@ -55,7 +60,7 @@ def _stirling_remainder(x):
     return result
 
 
-def _log_complement_short(n, c, k):
+def _log_complement_short(n: Floats, c: Floats, k: Floats) -> Floats:
     """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms, one vectorised step per term
     (a step over the problems still summing, not a problems x terms matrix: memory follows the problems)."""
     m, big = np.minimum(c, k), np.maximum(c, k)
@@ -79,7 +84,7 @@ def _log_complement_short(n, c, k):
     return result
 
 
-def _log_complement_stirling(n, c, k):
+def _log_complement_stirling(n: Floats, c: Floats, k: Floats) -> Floats:
     """log C(n-c, k)/C(n, k) in O(1) by Stirling's series; needs d = n-c-k >= 1."""
     touching = n - c - k < 1  # d = 0: the value is 1/C(n, k), with n = c + k
     d = np.where(touching, 1.0, n - c - k)
@@ -91,7 +96,7 @@ def _log_complement_stirling(n, c, k):
     return shared + np.where(touching, together, apart)
 
 
-def _stirling_remainder_one(x):
+def _stirling_remainder_one(x: int) -> float:
     """s(x) as in _stirling_remainder, for one whole number x >= 1, without numpy."""
     if x < 20:
         return math.lgamma(x + 1) - ((x + 0.5) * math.log(x) - x + _HALF_LOG_2PI)
@@ -99,7 +104,7 @@ def _stirling_remainder_one(x):
     return inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 * (1 / 1680 - inv2 / 1188))))
 
 
-def _log_complement_one(n, c, k):
+def _log_complement_one(n: int, c: int, k: int) -> float:
     """log C(n-c, k)/C(n, k) for one problem of Python ints with 1 <= c and k <= n - c.
 
     The same two forms as log_complement, in plain Python: for one problem
@@ -116,7 +121,7 @@ def _log_complement_one(n, c, k):
     return shared - (d + 0.5) * math.log1p(-c * k / ((n - c) * (n - k))) - s(d)
 
 
-def log_complement(n, c, k):
+def log_complement(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     """log of C(n-c, k)/C(n, k) for float arrays with 1 <= c and k <= n - c.
 
     The terms are log1p(-max(c,k)/(n-j)) for j < min(c, k); long products use
@@ -132,7 +137,7 @@ def log_complement(n, c, k):
     return result
 
 
-def _pass_at_k_array(n, c, k):
+def _pass_at_k_array(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     """pass@k for validated int64 arrays n, c, k (elementwise)."""
     n, c, k = np.broadcast_arrays(n, c, k)
     values = np.ones(n.shape)
@@ -146,7 +151,7 @@ def _pass_at_k_array(n, c, k):
     return values
 
 
-def pass_at_k(n, c, k):
+def pass_at_k(n: int, c: int, k: int) -> float:
     r"""Unbiased pass@k of one problem: n samples generated, c of them correct, budget k.
 
     Parameters
@@ -221,7 +226,7 @@ def pass_at_k(n, c, k):
     return -math.expm1(_log_complement_one(n, c, k))
 
 
-def estimate_pass_at_k(num_samples, num_correct, k):
+def estimate_pass_at_k(num_samples: ArrayLike, num_correct: ArrayLike, k: int) -> Floats:
     r"""pass@k of every problem at once, a drop-in for the reference harness's function.
 
     It takes the arguments of ``estimate_pass_at_k(num_samples, num_correct, k)``
@@ -308,7 +313,7 @@ def estimate_pass_at_k(num_samples, num_correct, k):
     return _pass_at_k_array(pairs[:, 0], pairs[:, 1], int(k))[where]
 
 
-def _whole_array(values, name):
+def _whole_array(values: ArrayLike, name: str) -> Ints:
     """values as an int64 array; floats are fine when whole (the harness passes them), bools are not."""
     array = np.asarray(values)
     if array.size == 0:  # [] arrives as float64
@@ -323,7 +328,7 @@ def _whole_array(values, name):
     return array.astype(np.int64)
 
 
-def distinct_pairs(samples, correct):
+def distinct_pairs(samples: Ints, correct: Ints) -> tuple[Ints, NDArray[np.intp]]:
     """The distinct (n, c) rows and, per problem, the index of its row.
 
     Benchmarks repeat a few (n, c) pairs many times; when the pairs fit a
@@ -345,7 +350,7 @@ def distinct_pairs(samples, correct):
     return pairs, where.ravel()
 
 
-def _check_arrays(samples, correct, k):
+def _check_arrays(samples: Ints, correct: Ints, k: int) -> None:
     """Raise ValueError naming the first problem whose counts are out of range."""
     bad = (samples < 1) | (samples > MAX_N) | (correct < 0) | (correct > samples) | (k < 1) | (k > samples)
     if bad.any():
@@ -356,7 +361,7 @@ def _check_arrays(samples, correct, k):
             raise ValueError(f"problem {i}: {error}") from None
 
 
-def miss_chance(n, c, k):
+def miss_chance(n: int, c: int, k: int) -> float:
     """C(n-c, k)/C(n, k): the chance that none of k drawn samples passes, i.e. 1 - pass@k.
 
     Computed directly, so it keeps its digits when pass@k rounds to 1.0. Its
@@ -370,7 +375,7 @@ def miss_chance(n, c, k):
     return math.exp(_log_complement_one(n, c, k))
 
 
-def pass_hat_k(n, c, k):
+def pass_hat_k(n: int, c: int, k: int) -> float:
     """pass^k = C(c, k) / C(n, k): the chance that all k drawn samples pass (tau-bench).
 
     It is the miss chance with the roles of pass and fail swapped.
@@ -379,7 +384,7 @@ def pass_hat_k(n, c, k):
     return miss_chance(n, n - c, k)
 
 
-def biased_pass_at_k(n, c, k):
+def biased_pass_at_k(n: int, c: int, k: int) -> float:
     """1 - (1 - c/n)**k: sampling with replacement; biased low, shown for contrast."""
     n, c, k = check_counts(n, c, k)
     if c == 0 or c == n:
@@ -387,7 +392,7 @@ def biased_pass_at_k(n, c, k):
     return -math.expm1(k * math.log1p(-c / n))
 
 
-def falling_ratio(n, c, k):
+def falling_ratio(n: int, c: int, k: int) -> float | None:
     """Cross-check: 1 - prod_{j<m} (n-M-j)/(n-j) with m, M = min, max of (c, k).
 
     A plain running product, independent of the log-space path. By the symmetry
@@ -409,7 +414,7 @@ def falling_ratio(n, c, k):
 FALLING_RATIO_MAX_TERMS = 100_000  # about 3 ms; longer products are left to the tests
 
 
-def exact_pass_at_k(n, c, k):
+def exact_pass_at_k(n: int, c: int, k: int) -> Fraction | None:
     """The exact rational pass@k as a Fraction when n is small, else None."""
     n, c, k = check_counts(n, c, k)
     if n > EXACT_MAX_N:
@@ -417,14 +422,14 @@ def exact_pass_at_k(n, c, k):
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
-def readable_fraction(value):
+def readable_fraction(value: Fraction | None) -> str | None:
     """'11/12' for a Fraction whose denominator has at most EXACT_MAX_DIGITS digits, else None."""
     if value is None or len(str(value.denominator)) > EXACT_MAX_DIGITS:
         return None
     return f"{value.numerator}/{value.denominator}"
 
 
-def agreeing_digits(a, b):
+def agreeing_digits(a: float | None, b: float | None) -> int | None:
     """How many significant decimal digits a and b share (0 to 16)."""
     if a is None or b is None:
         return None
@@ -434,7 +439,7 @@ def agreeing_digits(a, b):
     return int(max(0, min(16, math.floor(-math.log10(abs(a - b) / scale)))))
 
 
-def pass_at_k_for_ks(n, c, ks):
+def pass_at_k_for_ks(n: int, c: int, ks: ArrayLike) -> Floats:
     """pass@k of one problem for each k in ks (an int array, each 1 <= k <= n)."""
     # An int array holds no bools; a list may, and np.asarray would turn True into 1 unseen.
     has_bool = not isinstance(ks, np.ndarray) and \

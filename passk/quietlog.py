@@ -10,14 +10,14 @@ import os
 import traceback
 
 
-def describe(error):
+def describe(error: BaseException) -> str:
     """'ValueError in passk/formats.py:120 (read_problems) <- app.py:88 (benchmark)': type and frames only."""
     frames = traceback.extract_tb(error.__traceback__)[-4:]
     where = " <- ".join(f"{_short(frame.filename)}:{frame.lineno} ({frame.name})" for frame in reversed(frames))
     return f"{type(error).__name__} in {where}" if where else type(error).__name__
 
 
-def _short(filename):
+def _short(filename: str) -> str:
     """A source file's path from the package folder down, not the machine's."""
     parts = filename.split(os.sep)
     for anchor in ("site-packages", "passk"):
