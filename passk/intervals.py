@@ -37,6 +37,7 @@ boundary); it is continuous in the data.
 """
 
 import math
+from collections.abc import Callable
 from statistics import NormalDist
 
 from scipy.special import betainc, betaln
@@ -50,7 +51,7 @@ _Z = t_quantile(0.5 + CONFIDENCE / 2, math.inf)
 _TINY = 2.0**-1022   # the smallest normal double
 
 
-def midp_interval(passes, trials, confidence=CONFIDENCE):
+def midp_interval(passes: float, trials: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """The mid-p interval for a proportion with passes of trials (both real numbers, 0 <= passes <= trials).
 
     The lower end L solves P(X > x) + P(X = x) / 2 = alpha / 2 for X binomial
@@ -63,7 +64,7 @@ def midp_interval(passes, trials, confidence=CONFIDENCE):
     return _midp_ends(passes, trials, (1 - confidence) / 2)
 
 
-def _midp_ends(passes, trials, tail):
+def _midp_ends(passes: float, trials: float, tail: float) -> tuple[float, float]:
     """midp_interval at one-sided level tail (given as such, so that levels below 1e-16 keep their digits)."""
     if not (0 <= passes <= trials and trials > 0):
         raise ValueError(f"the mid-p interval needs 0 <= passes <= trials and trials > 0; "
@@ -71,12 +72,12 @@ def _midp_ends(passes, trials, tail):
     return _midp_lower(passes, trials, tail), 1.0 - _midp_lower(trials - passes, trials, tail)
 
 
-def _midp_lower(passes, trials, tail):
+def _midp_lower(passes: float, trials: float, tail: float) -> float:
     """The mid-p lower end for passes of trials at one-sided level tail (0 when nothing passed)."""
     return _midp_lower_and_slope(passes, trials, tail)[0]
 
 
-def _midp_lower_and_slope(passes, trials, tail):
+def _midp_lower_and_slope(passes: float, trials: float, tail: float) -> tuple[float, float]:
     """(the mid-p lower end L, dL / d log tail): passes of trials at one-sided level tail."""
     if passes <= 0 or tail <= 0:   # nothing passed, or a level so near 1 that no rate is excluded
         return 0.0, 0.0
@@ -102,7 +103,8 @@ _LOG_LEVEL_TOLERANCE = 1e-12  # relative, in log(level): the p-value to about 1e
 _HALF = math.log(0.5)
 
 
-def _newton_root(function, start, low, high, tolerance):
+def _newton_root(function: Callable[[float], tuple[float, float]], start: float, low: float, high: float,
+                 tolerance: float) -> tuple[float, float, bool]:
     """(x, slope there, crossed) where an increasing function(x) -> (value, slope) reaches 0 in [low, high].
 
     Newton's method from start; a step that would leave the bracket known so far halves it instead, so it
@@ -133,15 +135,15 @@ class _UpperTail:
     / x) ... over B(x, fails + 1), needs one beta function for all rates.
     """
 
-    def __init__(self, passes, fails):
+    def __init__(self, passes: float, fails: float) -> None:
         self.passes, self.fails = passes, fails
         self.log_beta = float(betaln(passes, fails + 1))
 
-    def tail(self, rate):
+    def tail(self, rate: float) -> float:
         beyond = betainc(self.passes + 1, self.fails, rate) if self.fails > 0 else 0.0
         return 0.5 * float(betainc(self.passes, self.fails + 1, rate) + beyond)
 
-    def log_excess(self, log_rate, log_tail):
+    def log_excess(self, log_rate: float, log_tail: float) -> tuple[float, float]:
         """(log tail(r) - log_tail, its derivative in log r) at r = e^log_rate."""
         rate = math.exp(log_rate)
         upper = self.tail(rate)
@@ -155,7 +157,7 @@ class _UpperTail:
         return math.log(upper) - log_tail, density / upper
 
 
-def _wilson_lower(passes, trials, tail):
+def _wilson_lower(passes: float, trials: float, tail: float) -> float:
     """Wilson's score lower end at one-sided level tail: where the search for the mid-p end starts."""
     z = -_NORMAL.inv_cdf(tail) if tail > 1e-300 else 37.5
     share, shrink = passes / trials, z * z / trials
@@ -163,7 +165,7 @@ def _wilson_lower(passes, trials, tail):
                / (1 + shrink))
 
 
-def capped_trials(mean, se, units):
+def capped_trials(mean: float, se: float, units: float) -> float:
     """mean (1 - mean) / SE^2, at most units (1 + (units min(mean, 1 - mean) / BOUNDARY_PROBLEMS)^2): see above.
 
     units is the number of independent units (problems, or k-sample draws); a
@@ -176,7 +178,7 @@ def capped_trials(mean, se, units):
     return min(spread / se**2, cap) if se > 0 else cap
 
 
-def population_interval(mean, se, count, confidence=CONFIDENCE):
+def population_interval(mean: float, se: float, count: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """The 95% interval for the mean over problems like these of count values in [0, 1] with this SE.
 
     >>> [round(end, 4) for end in population_interval(0.5, 0.5 / 3, 10)]   # five 0s and five 1s
@@ -192,7 +194,7 @@ def population_interval(mean, se, count, confidence=CONFIDENCE):
     return midp_interval(mean * trials, trials, confidence)
 
 
-def fixed_interval(mean, se, draws, confidence=CONFIDENCE):
+def fixed_interval(mean: float, se: float, draws: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """The 95% interval for the mean on these very problems, given the SE of their sampling noise alone.
 
     draws is sum_i n_i / k, the disjoint k-sample draws the samples make.
@@ -207,7 +209,7 @@ def fixed_interval(mean, se, draws, confidence=CONFIDENCE):
 class PairedDifference:
     """The paired difference of P values in [-1, 1]: its trinomial form, its interval and its p-value."""
 
-    def __init__(self, mean, mean_absolute, sd, count):
+    def __init__(self, mean: float, mean_absolute: float, sd: float, count: int) -> None:
         self.mean, self.count = mean, count
         self.up = min(1.0, max(0.0, (mean_absolute + mean) / 2))     # q+: the share that favours run A
         self.down = min(1.0, max(0.0, (mean_absolute - mean) / 2))   # q-: the share that favours run B
@@ -219,30 +221,30 @@ class PairedDifference:
         inside = 0 < self.up < 1 and 0 < self.down < 1
         self.correlation = -math.sqrt(self.up * self.down / ((1 - self.up) * (1 - self.down))) if inside else 0.0
 
-    def interval(self, confidence=CONFIDENCE):
+    def interval(self, confidence: float = CONFIDENCE) -> tuple[float, float]:
         """(low, high) within [-1, 1]: MOVER from the mid-p intervals of q+ and q- at the trials."""
         tail = (1 - confidence) / 2
         return self._low(tail), self._high(tail)
 
-    def _lower_end(self, share, tail):
+    def _lower_end(self, share: float, tail: float) -> float:
         return _midp_lower(share * self.trials, self.trials, tail)
 
-    def _upper_end(self, share, tail):
+    def _upper_end(self, share: float, tail: float) -> float:
         return 1.0 - _midp_lower((1 - share) * self.trials, self.trials, tail)
 
-    def _low(self, tail):
+    def _low(self, tail: float) -> float:
         up_low, down_high = self._lower_end(self.up, tail), self._upper_end(self.down, tail)
         return max(-1.0, self.mean - self._recovered(self.up - up_low, down_high - self.down))
 
-    def _high(self, tail):
+    def _high(self, tail: float) -> float:
         up_high, down_low = self._upper_end(self.up, tail), self._lower_end(self.down, tail)
         return min(1.0, self.mean + self._recovered(up_high - self.up, self.down - down_low))
 
-    def _recovered(self, first, second):
+    def _recovered(self, first: float, second: float) -> float:
         """sqrt(first^2 + second^2 - 2 r first second): one side's half-width from the two parts' (MOVER)."""
         return math.sqrt(max(first * first + second * second - 2 * self.correlation * first * second, 0.0))
 
-    def p_value(self):
+    def p_value(self) -> float:
         """The two-sided p-value: 1 - the confidence at which the interval's nearer end reaches 0."""
         if self.mean == 0:
             return 1.0
@@ -259,7 +261,7 @@ class PairedDifference:
             return 0.0
         return math.exp(log_level)
 
-    def _beyond_zero(self, log_level):
+    def _beyond_zero(self, log_level: float) -> tuple[float, float]:
         """(how far the nearer end of the interval at confidence 1 - e^log_level is from 0, its slope in log_level).
 
         The end is mean -+ the MOVER half-width toward 0 of two parts, each a share minus a mid-p lower end:
@@ -277,7 +279,8 @@ class PairedDifference:
         if width <= 0:
             return abs(self.mean), math.nan
         rho = self.correlation
-        return abs(self.mean) - width, ((first - rho * second) * first_slope + (second - rho * first) * second_slope) / width
+        return abs(self.mean) - width, ((first - rho * second) * first_slope
+                                        + (second - rho * first) * second_slope) / width
 
 
 # Where the simulated coverage of docs/coverage.md (bench/coverage.py, seed 20261124, 2,000 draws a scenario)
@@ -291,7 +294,7 @@ FEW_FIXED = 30          # the fixed-benchmark note below this many problems
 FEW_FIXED_COVERAGE = (88.3, 100.0)   # the fixed-benchmark interval at P = 10
 
 
-def population_note(count, skewness, inside_share):
+def population_note(count: int, skewness: float, inside_share: float) -> str | None:
     """A sentence when the values are strongly skewed, mostly strictly between 0 and 1, and few (else None)."""
     if not SKEWED_FROM <= count < SKEWED_BELOW or abs(skewness) < SKEWED or inside_share < 0.5:
         return None
@@ -300,7 +303,7 @@ def population_note(count, skewness, inside_share):
             f"{SKEWED_COVERAGE[0]}–{SKEWED_COVERAGE[1]}% of the time, not 95% (docs/coverage.md).")
 
 
-def fixed_note(count):
+def fixed_note(count: int) -> str | None:
     """A sentence when there are too few problems for the fixed-benchmark interval to keep its promise."""
     if count >= FEW_FIXED:
         return None

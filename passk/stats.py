@@ -24,13 +24,13 @@ from scipy.special import beta, betainc, betaincc, betaincinv
 _NORMAL = NormalDist()
 
 
-def _validate_df(df):
+def _validate_df(df: float) -> None:
     """Raise ValueError unless df is a positive number (math.inf allowed)."""
     if isinstance(df, bool) or not isinstance(df, Real) or not df > 0:
         raise ValueError(f"degrees of freedom must be a positive number; got {df!r}.")
 
 
-def t_two_sided_p(t, df):
+def t_two_sided_p(t: float, df: float) -> float:
     """P(|T| >= |t|) for Student's t with df degrees of freedom (df = inf: the normal).
 
     >>> round(t_two_sided_p(2.228138851986275, 10), 14)
@@ -51,7 +51,7 @@ def t_two_sided_p(t, df):
     return float(betainc(df / 2, 0.5, df / (df + square)))
 
 
-def t_quantile(p, df):
+def t_quantile(p: float, df: float) -> float:
     """The t with P(T <= t) = p for Student's t with df degrees of freedom (df = inf: the normal).
 
     >>> round(t_quantile(0.975, 10), 12)
@@ -75,7 +75,7 @@ def t_quantile(p, df):
     return magnitude if p > 0.5 else -magnitude
 
 
-def _newton_step(magnitude, df, tail, central):
+def _newton_step(magnitude: float, df: float, tail: float, central: float) -> float:
     """One Newton step on the forward functions, which scipy gives more accurately than their inverses.
 
     Boost's inverse incomplete beta stops at about 1e-12 relative once df passes
@@ -92,6 +92,6 @@ def _newton_step(magnitude, df, tail, central):
     return magnitude + miss / (2 * density)
 
 
-def _density(t, df):
+def _density(t: float, df: float) -> float:
     """Student's t density at t: (1 + t^2/df)^(-(df+1)/2) / (sqrt(df) B(df/2, 1/2))."""
     return math.exp(-(df + 1) / 2 * math.log1p(t * t / df)) / (math.sqrt(df) * float(beta(df / 2, 0.5)))

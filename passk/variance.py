@@ -23,11 +23,13 @@ shrinks with more samples, each problem keeping what its c/n says of its rate.
 """
 
 import math
+from typing import overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import betaln
 
-from passk.estimator import log_complement
+from passk.estimator import Floats, Ints, log_complement
 
 PRIOR_FLOOR = 0.1      # neither prior parameter below this: no problem's rate is taken to be exactly 0 or 1
 SMALLEST_CORRELATION = 1e-4   # a + b at most 10^4: rates more alike than that change little, and beta
@@ -40,7 +42,7 @@ VARIANCE_TERMS = 128   # the unbiased V_i is summed term by term up to this min(
                        # each term costs about 6 ns per distinct (n, c) and k, so this bounds a request's cost
 
 
-def fit_prior(samples, correct):
+def fit_prior(samples: ArrayLike, correct: ArrayLike) -> tuple[float, float]:
     """Beta(a, b) for the problems' pass rates, fitted by moments to the c_i / n_i (each n_i >= 2).
 
     Var(c/n) = m (1 - m) [rho + (1 - rho) / n] for a beta-binomial with mean m
@@ -61,7 +63,8 @@ def fit_prior(samples, correct):
     return max(mean * total, PRIOR_FLOOR), max((1 - mean) * total, PRIOR_FLOOR)
 
 
-def expected_variance(samples, correct, k, prior, at=None):
+def expected_variance(samples: ArrayLike, correct: ArrayLike, k: int, prior: tuple[float, float],
+                      at: float | None = None) -> Floats:
     """E[Var_m(p)] over each problem's posterior for its rate, m = max(n_i, at) samples; float arrays in, out.
 
     Problems are given by samples n_i and correct c_i (n_i >= 2k); prior is
@@ -95,13 +98,13 @@ def expected_variance(samples, correct, k, prior, at=None):
     return variances
 
 
-def _columns(widths):
+def _columns(widths: Ints) -> Ints:
     """Each width rounded up to a matrix's columns: a multiple of 8 with at most a quarter more than the width."""
     grain = np.left_shift(1, np.maximum(3, np.floor(np.log2(np.maximum(widths, 1) / 4))).astype(np.int64))
     return -(-widths // grain) * grain
 
 
-def _windows(size, k):
+def _windows(size: Floats, k: int) -> tuple[Floats, Floats]:
     """(first, last) overlap j >= 1 worth summing for each size (float arrays): the hypergeometric's mass."""
     fraction = k / size
     spread = np.sqrt(k * fraction * (1 - fraction) * (size - k) / np.maximum(size - 1, 1))
@@ -111,7 +114,7 @@ def _windows(size, k):
     return low, high
 
 
-def _window_sums(size, a, b, k, low, widths, columns):
+def _window_sums(size: Floats, a: Floats, b: Floats, k: int, low: Floats, widths: Ints, columns: int) -> Floats:
     """sum_j H(j) E[(1-p)^(2k-j) - (1-p)^(2k)], p ~ Beta(a, b), over j = low .. low + width - 1 per row.
 
     From the window's start: log H(j+1) - log H(j) = log((k-j)^2 / ((j+1)(m-2k+j+1))), and with
@@ -128,30 +131,32 @@ def _window_sums(size, a, b, k, low, widths, columns):
     log_chance = _running_sum(log_overlap_chance(size, k, low), chance_step)
     running = _running_sum(np.zeros(size.shape), moment_step)
     log_moment = betaln(a, b + 2 * k - low) - betaln(a, b)
-    first_gap = np.where(low == 1, np.log1p(-a / (a + b + 2 * k - 1)), betaln(a, b + 2 * k) - betaln(a, b + 2 * k - low))
+    first_gap = np.where(low == 1, np.log1p(-a / (a + b + 2 * k - 1)),
+                         betaln(a, b + 2 * k) - betaln(a, b + 2 * k - low))
     log_chance += log_moment[:, None]
     log_chance -= running
     running += first_gap[:, None]          # the gap log E[(1-p)^(2k)] - log E[(1-p)^(2k-j)]
     with np.errstate(invalid="ignore"):
         terms = np.exp(log_chance, out=log_chance)
         terms *= -np.expm1(running, out=running)
-    return np.where(valid, terms, 0.0).sum(axis=1)
+    sums: Floats = np.where(valid, terms, 0.0).sum(axis=1)
+    return sums
 
 
 _WHOLE_LOGS = 1 << 20    # log j for j up to this from a table: a lookup costs less than a log
 
 
-def _log_whole_pair(overlap, k):
+def _log_whole_pair(overlap: Floats, k: int) -> Floats:
     """2 log(k - j) - log(j + 1) for whole numbers j in [1, k] (a float array), by table for k below _WHOLE_LOGS."""
     if k + 2 > _WHOLE_LOGS:
         return 2 * np.log(k - overlap) - np.log(overlap + 1)
     with np.errstate(divide="ignore"):
-        logs = np.log(np.arange(k + 2, dtype=float))
+        logs: Floats = np.log(np.arange(k + 2, dtype=float))
     index = overlap.astype(np.intp)
     return 2 * logs[k - index] - logs[index + 1]
 
 
-def _running_sum(start, steps):
+def _running_sum(start: Floats, steps: Floats) -> Floats:
     """Per row: start, start + steps[0], start + steps[0] + steps[1], ... (as many as steps has columns)."""
     total = np.empty(steps.shape)
     total[:, 0] = 0.0
@@ -160,23 +165,31 @@ def _running_sum(start, steps):
     return total
 
 
-def overlaps_worth_summing(size, k):
+def overlaps_worth_summing(size: float, k: int) -> Floats:
     """The overlaps j >= 1 of two k-subsets of size samples worth summing, as expected_variance sums them."""
     low, high = _windows(np.array([float(size)]), k)
-    return np.arange(low[0], high[0] + 1)
+    overlaps: Floats = np.arange(low[0], high[0] + 1)
+    return overlaps
 
 
-def _log_comb(n, r):
+@overload
+def _log_comb(n: float, r: float) -> np.float64: ...
+@overload
+def _log_comb(n: Floats, r: float | Floats) -> Floats: ...
+@overload
+def _log_comb(n: float, r: Floats) -> Floats: ...
+def _log_comb(n: float | Floats, r: float | Floats) -> Floats | np.float64:
     """log C(n, r) for float arrays, through betaln, which keeps its digits for n up to 10^12 and beyond."""
-    return -np.log1p(n) - betaln(n - r + 1, r + 1)
+    log_comb: Floats | np.float64 = -np.log1p(n) - betaln(n - r + 1, r + 1)   # a numpy float for two numbers
+    return log_comb
 
 
-def log_overlap_chance(size, k, overlaps):
+def log_overlap_chance(size: float | Floats, k: int, overlaps: Floats) -> Floats:
     """log H(j): the chance two random k-subsets of size samples share j of them."""
     return _log_comb(k, overlaps) + _log_comb(size - k, k - overlaps) - _log_comb(size, k)
 
 
-def estimate_variance(num_samples, num_correct, k):
+def estimate_variance(num_samples: ArrayLike, num_correct: ArrayLike, k: int) -> Floats:
     """V = A(k)^2 - A(2k) per problem, A(j) = C(n-c, j)/C(n, j): unbiased for Var(pass@k estimate).
 
     Needs every n >= 2k. Written as A(k)^2 (1 - A(2k)/A(k)^2) so that nothing
@@ -196,7 +209,7 @@ def estimate_variance(num_samples, num_correct, k):
     return variances
 
 
-def _log_variance_ratio(n, c, k):
+def _log_variance_ratio(n: Floats, c: Floats, k: int) -> Floats:
     """log(A(2k) / A(k)^2) for float arrays with 1 <= c and 2k <= n - c.
 
     With m = min(c, k), s = max(c, k) the ratio is the product over j < m of
@@ -216,7 +229,7 @@ def _log_variance_ratio(n, c, k):
     return result
 
 
-def _log_variance_ratio_by_terms(n, c, k):
+def _log_variance_ratio_by_terms(n: Floats, c: Floats, k: int) -> Floats:
     """log(A(2k) / A(k)^2) as a sum of min(c, k) log terms, one vectorised step per term."""
     m, s = np.minimum(c, k), np.maximum(c, k)
     order = np.argsort(m, kind="stable")        # rows still summing at step j are then a suffix
