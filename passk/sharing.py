@@ -12,8 +12,13 @@ import binascii
 import re
 import zlib
 from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from passk.limits import LARGER_RUNS, MAX_PROBLEMS
+
+if TYPE_CHECKING:   # imported for its type only: the formats package is not needed to make or read a link
+    from passk.formats import Problem
 
 PLAIN_LIMIT = 6000
 INFLATED_LIMIT = 40 * MAX_PROBLEMS   # characters: room for every problem's own "n:c*r," item
@@ -24,7 +29,7 @@ class ShareLinkError(ValueError):
     """A share link that cannot be read, said in one sentence."""
 
 
-def encode_counts(problems):
+def encode_counts(problems: Iterable["Problem"]) -> dict[str, str]:
     """The query parameters ({'counts': ...} or {'z': ...}) for these problems."""
     groups = Counter((problem.n, problem.c) for problem in problems)
     items = [f"{n}:{c}" + (f"*{times}" if times > 1 else "") for (n, c), times in sorted(groups.items())]
@@ -35,7 +40,8 @@ def encode_counts(problems):
     return {"z": packed.rstrip("=")}
 
 
-def decode_counts(counts=None, z=None, max_problems=MAX_PROBLEMS):
+def decode_counts(counts: str | None = None, z: str | None = None,
+                  max_problems: int = MAX_PROBLEMS) -> list[tuple[int, int]]:
     """(n, c) pairs, one per problem, from a share link's `counts` or `z` value.
 
     A link describing more than max_problems problems is refused before any is made.
@@ -44,7 +50,7 @@ def decode_counts(counts=None, z=None, max_problems=MAX_PROBLEMS):
         counts = _inflate(z)
     if not counts:
         raise ShareLinkError("The share link has no counts: it needs counts=n:c,n:c,… .")
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for position, item in enumerate(counts.split(","), start=1):
         match = _ITEM.fullmatch(item.strip())
         if not match:
@@ -60,7 +66,7 @@ def decode_counts(counts=None, z=None, max_problems=MAX_PROBLEMS):
     return pairs
 
 
-def _inflate(z):
+def _inflate(z: str) -> str:
     """The plain counts text inside a `z=` value."""
     try:
         packed = base64.urlsafe_b64decode(z + "=" * (-len(z) % 4))

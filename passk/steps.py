@@ -1,15 +1,20 @@
 """The worked steps for one problem, written with the user's own numbers."""
 
+from typing import TYPE_CHECKING
+
 from passk.display import fraction, pass_percent, percent
+
+if TYPE_CHECKING:   # for its type only, as at run time the steps need nothing of the calculator
+    from passk.calculator import Calculation
 
 SHOWN_FACTORS = 3  # with more factors than 2 * this, the middle ones are elided
 
 
-def _factor(k, i):
+def _factor(k: int, i: int) -> str:
     return f"(1 − {k:,}/{i:,})"
 
 
-def product_factors(n, c, k):
+def product_factors(n: int, c: int, k: int) -> str:
     """The reference product's factors (1 − k/i), i = n−c+1..n, eliding the middle."""
     first = range(n - c + 1, n + 1)
     if len(first) <= 2 * SHOWN_FACTORS:
@@ -19,19 +24,19 @@ def product_factors(n, c, k):
     return f"{head} × … ({c - 2 * SHOWN_FACTORS:,} more factors) … × {tail}"
 
 
-def _plain(value):
+def _plain(value: float) -> str:
     """A probability in the page's fraction style: 0.0833, or 1.20 × 10⁻⁵⁹ for tiny values."""
     return fraction(value)
 
 
-def _result(calc):
+def _result(calc: "Calculation") -> str:
     """The result as a fraction and percentage, or a note that it rounds to 100%."""
     if calc.pass_at_k == 1:
         return "100% after rounding: a double cannot hold the difference"
     return f"{fraction(calc.pass_at_k)} = {percent(calc.pass_at_k)}"
 
 
-def worked_steps(calc):
+def worked_steps(calc: "Calculation") -> list[str]:
     """A list of plain sentences that take the reader from n, c, k to the result."""
     n, c, k = calc.n, calc.c, calc.k
     steps = [f"Inputs: n = {n:,} samples, c = {c:,} passed, k = {k:,} drawn; "
@@ -54,10 +59,11 @@ def worked_steps(calc):
     return steps
 
 
-def _identity_check(calc):
+def _identity_check(calc: "Calculation") -> str:
     """The checks every result passes, stated with this result's numbers."""
     checks = [f"pass@1 = c/n = {calc.c:,}/{calc.n:,} = {percent(calc.pass_at_1)}",
-              f"pass@1 ≤ pass@k ≤ 1 ({percent(calc.pass_at_1)} ≤ {pass_percent(calc.pass_at_k, calc.n, calc.c, calc.k)})"]
+              f"pass@1 ≤ pass@k ≤ 1 ({percent(calc.pass_at_1)} ≤ "
+              f"{pass_percent(calc.pass_at_k, calc.n, calc.c, calc.k)})"]
     if calc.cross_check is not None:
         checks.append(f"the falling-ratio product gives {calc.cross_check!r}, agreeing to "
                       f"{calc.agreeing_digits} significant digits")
