@@ -45,14 +45,17 @@ samples only the spread is left, so the detectable difference falls to
 """
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import betaln
 from scipy.stats import norm
 
-from passk.benchmark import CONFIDENCE, compare
-from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k
+from passk.benchmark import CONFIDENCE, Comparison, KComparison, KResult, Summary, compare
+from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k
 from passk.intervals import fixed_interval, population_interval
 from passk.stats import t_quantile
 from passk.variance import (SHARED_OVERLAPS, expected_variance, fit_prior, log_overlap_chance,
@@ -62,9 +65,14 @@ DEFAULT_TARGET = 0.01     # ± 1 point
 POWER = 0.8
 Z_95 = float(norm.ppf(0.5 + CONFIDENCE / 2))
 Z_POWER = float(norm.ppf(POWER))
+Prior: TypeAlias = tuple[float, float]              # Beta(a, b) for the pass rates, as variance.fit_prior fits it
+Counts: TypeAlias = tuple[ArrayLike, ArrayLike]     # one run's (n, c) per problem
+
+if TYPE_CHECKING:   # for its type only: the planner needs nothing of the ranking at run time
+    from passk.ranking import Ranking
 
 
-def points(value):
+def points(value: float) -> str:
     """A fraction as percentage points for a sentence: 0.01234 -> '1.23'."""
     return f"{value * 100:.2f}"
 
@@ -72,23 +80,23 @@ def points(value):
 class _Noise:
     """One run's problems for the noise model: the distinct (n, c), how many problems have each, the prior."""
 
-    def __init__(self, samples, correct, prior=None):
+    def __init__(self, samples: ArrayLike, correct: ArrayLike, prior: Prior | None = None) -> None:
         samples, correct = np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64)
         self.prior = fit_prior(samples, correct) if prior is None else prior
         pairs, where = distinct_pairs(samples, correct)
         self.samples, self.correct = pairs[:, 0].astype(float), pairs[:, 1].astype(float)
         self.weights = np.bincount(where, minlength=len(pairs)).astype(float)
         self.count, self.most = samples.size, int(samples.max())
-        self._misses = {}   # k -> {j: sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)]}
+        self._misses: dict[int, dict[float, float]] = {}   # k -> {j: sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)]}
 
-    def variance_sum(self, k, per_problem=0):
+    def variance_sum(self, k: int, per_problem: int = 0) -> float:
         """sum_i E[V_i] with max(n_i, per_problem) samples for each problem (every n_i >= 2k)."""
         if per_problem and per_problem >= self.most:
             return self._common_variance_sum(k, per_problem)
         variances = expected_variance(self.samples, self.correct, k, self.prior, at=per_problem or None)
         return math.fsum((self.weights * variances).tolist())
 
-    def _common_variance_sum(self, k, size):
+    def _common_variance_sum(self, k: int, size: int) -> float:
         """variance_sum when every problem has size samples: expected_variance's terms, summed in another order.
 
         E[V_i] = sum_j H(j) E_i[(1-p)^(2k-j) - (1-p)^(2k)], and with one size for all the overlap chances H(j)
@@ -104,7 +112,7 @@ class _Noise:
         chances = np.exp(log_overlap_chance(float(size), k, overlaps))
         return math.fsum(chances * np.array([misses[j] for j in overlaps.tolist()]))
 
-    def _add_misses(self, misses, k, overlaps):
+    def _add_misses(self, misses: dict[float, float], k: int, overlaps: list[float]) -> None:
         """misses[j] = sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)] for the overlaps j given (ascending).
 
         With B(a, b + 2k - j) = e^shorter: e^(shorter - base) (1 - e^(longest - shorter)), longest - shorter
@@ -132,11 +140,11 @@ class _Noise:
             misses[j] = -float(np.dot(self.weights, term))
             previous = j
 
-    def mean(self, k):
+    def mean(self, k: int) -> float:
         """The mean of the problems' pass@k estimates."""
         return math.fsum((self.weights * estimate_pass_at_k(self.samples, self.correct, k)).tolist()) / self.count
 
-    def half_width(self, k, per_problem, mean):
+    def half_width(self, k: int, per_problem: int, mean: float) -> float:
         """Half the width of the fixed-benchmark 95% interval at max(n_i, per_problem) samples per problem."""
         se = math.sqrt(self.variance_sum(k, per_problem)) / self.count
         draws = math.fsum((self.weights * np.maximum(self.samples, float(per_problem))).tolist()) / k
@@ -144,13 +152,14 @@ class _Noise:
         return (high - low) / 2
 
 
-def _short_of(samples, k):
+def _short_of(samples: ArrayLike, k: int) -> None:
     """ValueError unless every n_i >= 2k, which the noise model needs."""
     if np.min(samples) < 2 * k:
         raise ValueError(f"Planning pass@{k} needs at least {2 * k:,} samples for every problem.")
 
 
-def noise_split(samples, correct, k, prior=None):
+def noise_split(samples: ArrayLike, correct: ArrayLike, k: int,
+                prior: Prior | None = None) -> tuple[float, float, float]:
     """(total, noise, spread) variance of the per-problem pass@k estimates: total their sample variance, noise
     mean_i E[V_i] (prior: the pass rates' Beta prior, fitted to these problems by default), spread = total -
     noise floored at 0; needs every n >= 2k and P >= 2."""
@@ -159,14 +168,15 @@ def noise_split(samples, correct, k, prior=None):
     return _split(estimate_pass_at_k(samples, correct, k), _Noise(samples, correct, prior).variance_sum(k))
 
 
-def _split(values, variance_sum):
+def _split(values: Floats, variance_sum: float) -> tuple[float, float, float]:
     """(total, noise, spread): the sample variance of the P values, sum E[V] / P, and their difference >= 0."""
     total = float(np.var(values, ddof=1))
     noise = variance_sum / len(values)
     return total, noise, max(total - noise, 0.0)
 
 
-def fixed_half_width(samples, correct, k, per_problem, prior=None, mean=None):
+def fixed_half_width(samples: ArrayLike, correct: ArrayLike, k: int, per_problem: int, prior: Prior | None = None,
+                     mean: float | None = None) -> float:
     """Half the width of the fixed-benchmark 95% interval (passk.intervals.fixed_interval) with
     max(n_i, per_problem) samples for each problem, each keeping its posterior for its pass rate.
 
@@ -178,7 +188,8 @@ def fixed_half_width(samples, correct, k, per_problem, prior=None, mean=None):
     return noise.half_width(k, per_problem, noise.mean(k) if mean is None else mean)
 
 
-def samples_needed(samples, correct, k, target, prior=None, mean=None):
+def samples_needed(samples: ArrayLike, correct: ArrayLike, k: int, target: float, prior: Prior | None = None,
+                   mean: float | None = None) -> int | None:
     """The fewest samples per problem, from the most any problem has, whose fixed_half_width is at most target
     (None beyond 10^12); prior and mean as fixed_half_width's."""
     _short_of(samples, k)
@@ -187,7 +198,7 @@ def samples_needed(samples, correct, k, target, prior=None, mean=None):
     return _fewest_samples(int(np.max(samples)), lambda per_problem: noise.half_width(k, per_problem, mean), target)
 
 
-def _fewest_samples(low, measure, target):
+def _fewest_samples(low: int, measure: Callable[[int], float], target: float) -> int | None:
     """The fewest samples per problem from low up with measure(samples) <= target, where measure (a half-width
     or a detectable difference) falls as samples grow; None when not even MAX_N samples are enough.
 
@@ -204,6 +215,8 @@ def _fewest_samples(low, measure, target):
         return low
     hi = hi_value = None
     slope = -0.5                   # d log measure / d log samples from lo, as far as known
+    widths: list[float]
+    kept: str | None
     widths, kept = [], None        # log(hi / lo) before each try in the bracket; the end the last try kept
     excess = {"lo": 1.0, "hi": 1.0}   # Illinois: the weight on each end's log(measure / target)
     while hi is None or hi - lo > 1:
@@ -213,6 +226,7 @@ def _fewest_samples(low, measure, target):
             guess = min(MAX_N, guess)
         else:
             width = math.log(hi / lo)
+            assert hi_value is not None   # measured with hi
             if hi_value <= 0 or len(widths) >= 2 and width > widths[-2] / 2:
                 guess = (lo + hi) // 2 if hi < 4 * lo else math.isqrt(lo * hi)   # bisect
             else:
@@ -238,7 +252,7 @@ def _fewest_samples(low, measure, target):
     return hi
 
 
-def _runs(counts, k, priors):
+def _runs(counts: Sequence[Counts], k: int, priors: Sequence[Prior | None] | None) -> list[_Noise]:
     """_Noise for each run's paired (n, c) in counts, with its own prior (fitted to it unless given)."""
     priors = (None, None) if priors is None else priors
     for samples, _ in counts:
@@ -246,7 +260,8 @@ def _runs(counts, k, priors):
     return [_Noise(samples, correct, prior) for (samples, correct), prior in zip(counts, priors)]
 
 
-def fixed_detectable(counts, k, per_problem=0, priors=None):
+def fixed_detectable(counts: Sequence[Counts], k: int, per_problem: int = 0,
+                     priors: Sequence[Prior | None] | None = None) -> float:
     """The difference a paired test on these very problems finds 4 times in 5 at 5% two-sided:
     (z_0.975 + z_0.8) sqrt(sum E[V_A,i] + sum E[V_B,i]) / P with max(n_i, per_problem) samples for each problem.
 
@@ -257,11 +272,12 @@ def fixed_detectable(counts, k, per_problem=0, priors=None):
     return _detectable(runs, k, per_problem)
 
 
-def _detectable(runs, k, per_problem):
+def _detectable(runs: list[_Noise], k: int, per_problem: int) -> float:
     return detectable_difference(math.sqrt(sum(run.variance_sum(k, per_problem) for run in runs)) / runs[0].count)
 
 
-def samples_to_detect(counts, k, difference, priors=None):
+def samples_to_detect(counts: Sequence[Counts], k: int, difference: float,
+                      priors: Sequence[Prior | None] | None = None) -> int | None:
     """The fewest samples per problem in each run, from the most any paired problem has, whose fixed_detectable
     is at most |difference| (None beyond 10^12); counts and priors as fixed_detectable's. Needs every n >= 2k."""
     runs = _runs(counts, k, priors)
@@ -269,7 +285,8 @@ def samples_to_detect(counts, k, difference, priors=None):
     return _fewest_samples(most, lambda per_problem: _detectable(runs, k, per_problem), abs(difference))
 
 
-def difference_noise_split(values_a, values_b, counts_a, counts_b, k, priors=None):
+def difference_noise_split(values_a: ArrayLike, values_b: ArrayLike, counts_a: Counts, counts_b: Counts, k: int,
+                           priors: Sequence[Prior | None] | None = None) -> tuple[float, float, float]:
     """(total, noise, spread) variance of the paired differences of pass@k estimates: total the sample
     variance of the P differences, noise mean E[V_A] + mean E[V_B] (each run's (n, c) arrays in counts_x, each
     with its own prior as in fixed_detectable), spread = total - noise floored at 0; needs every n >= 2k, P >= 2."""
@@ -277,9 +294,9 @@ def difference_noise_split(values_a, values_b, counts_a, counts_b, k, priors=Non
     return _split(np.asarray(values_a) - np.asarray(values_b), sum(run.variance_sum(k) for run in runs))
 
 
-def problems_needed(sd, target):
+def problems_needed(sd: float, target: float) -> int:
     """The fewest P' problems like these with t(P'-1, 0.975) sd / sqrt(P') <= target: P' = (t sd / target)^2."""
-    def half_width(count):
+    def half_width(count: int) -> float:
         return t_quantile(0.5 + CONFIDENCE / 2, count - 1) * sd / math.sqrt(count)
     count = max(2, math.ceil((Z_95 * sd / target) ** 2))   # t > z: the answer is at least this
     while half_width(count) > target:                      # t(P'-1) falls towards z: a few steps at most
@@ -289,12 +306,12 @@ def problems_needed(sd, target):
     return count
 
 
-def detectable_difference(se_difference):
+def detectable_difference(se_difference: float) -> float:
     """The true difference a paired test at 5% two-sided finds with 80% power: (z_0.975 + z_0.8) SE."""
     return (Z_95 + Z_POWER) * se_difference
 
 
-def problems_to_detect(sd_difference, difference):
+def problems_to_detect(sd_difference: float, difference: float) -> int:
     """Paired problems for 80% power at 5% two-sided against a true difference: ((z + z_0.8) sd / d)^2."""
     return max(2, math.ceil(((Z_95 + Z_POWER) * sd_difference / abs(difference)) ** 2 * (1 - 1e-12)))
 
@@ -316,11 +333,12 @@ class KPlan:
     sentences: list[str] = field(default_factory=list)
     reason: str | None = None
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
-def plan(summary, target=DEFAULT_TARGET, tokens_per_sample=None, price_per_million=None):
+def plan(summary: Summary, target: float = DEFAULT_TARGET, tokens_per_sample: float | None = None,
+         price_per_million: float | None = None) -> list[KPlan]:
     """A KPlan for each of the summary's ks; target is the 95% half-width wanted, as a fraction.
 
     Half-widths are half the widths of the summary's intervals (asymmetric near 0 and 1); the noise is
@@ -335,7 +353,8 @@ def plan(summary, target=DEFAULT_TARGET, tokens_per_sample=None, price_per_milli
             for row in summary.results]
 
 
-def _k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_million):
+def _k_plan(samples: Ints, correct: Ints, prior: Prior, row: KResult, target: float, tokens_per_sample: float | None,
+            price_per_million: float | None) -> KPlan:
     """The plan for one results row; a reason instead where its SE or SE fixed is missing (SE fixed is
     missing where some n_i < 2k: the noise cannot be told apart from the spread, and the reason says so)."""
     k, count = row.k, samples.size
@@ -343,11 +362,13 @@ def _k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_m
         return KPlan(k, reason=row.reason or "Planning needs at least two problems.")
     # The noise is the page's SE fixed's, sum_i E[V_i] = (P SE fixed)^2: noise_split's, not computed again.
     total, noise, spread = _split(estimate_pass_at_k(samples, correct, k), (count * row.se_fixed) ** 2)
+    assert row.pass_at_k is not None and row.ci95 is not None   # a row with an SE has its value and interval
     mean = min(1.0, max(0.0, row.pass_at_k))
     half_width = (row.ci95[1] - row.ci95[0]) / 2   # the page's population interval, now and with noise gone
     floor = population_interval(mean, math.sqrt(spread / count), count)
-    result = KPlan(k, half_width=half_width, half_width_floor=min(half_width, (floor[1] - floor[0]) / 2),
-                   fixed_half_width=(row.ci95_fixed[1] - row.ci95_fixed[0]) / 2)
+    half_width_floor = min(half_width, (floor[1] - floor[0]) / 2)
+    fixed_half_width = (row.ci95_fixed[1] - row.ci95_fixed[0]) / 2
+    result = KPlan(k, half_width=half_width, half_width_floor=half_width_floor, fixed_half_width=fixed_half_width)
     sentences = result.sentences
     if total > 0:
         result.noise_share = min(noise / total, 1.0)
@@ -357,9 +378,9 @@ def _k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_m
                          f"{result.spread_share * 100:.0f} percent.")
     else:
         sentences.append(f"No spread between problems at pass@{k}: every problem's estimate is the same.")
-    narrow = result.half_width - result.half_width_floor
-    sentences.append(f"More samples would narrow the ±{points(result.half_width)} point interval for problems "
-                     f"like these by at most {points(narrow)} points, to ±{points(result.half_width_floor)}; "
+    narrow = half_width - half_width_floor
+    sentences.append(f"More samples would narrow the ±{points(half_width)} point interval for problems "
+                     f"like these by at most {points(narrow)} points, to ±{points(half_width_floor)}; "
                      f"only more problems would narrow it further.")
     needed = samples_needed(samples, correct, k, target, prior, mean)
     if needed is None:
@@ -373,19 +394,44 @@ def _k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_m
             result.extra_cost = result.extra_samples * tokens_per_sample * price_per_million / 1e6
             cost = f", about {result.extra_cost:,.2f} in token cost"
         sentences.append(f"{needed:,} samples per problem ({result.extra_samples:,} more in all{cost}) would bring "
-                         f"the interval for these very problems (now ±{points(result.fixed_half_width)}) "
+                         f"the interval for these very problems (now ±{points(fixed_half_width)}) "
                          f"under ±{points(target)} points.")
-    if result.half_width_floor > target:
+    if half_width_floor > target:
         sentences.append(f"No number of samples brings the interval for problems like these under "
                          f"±{points(target)} points with {count:,} problems: its floor is "
-                         f"±{points(result.half_width_floor)}.")
+                         f"±{points(half_width_floor)}.")
     result.problems = problems_needed(math.sqrt(total), target) if total > 0 else count
     sentences.append(f"About {result.problems:,} problems like these (now {count:,}) would bring the "
                      f"interval for problems like these under ±{points(target)} points.")
     return result
 
 
-def comparison_plan(comparison, difference=None, tokens_per_sample=None, price_per_million=None):
+class ComparisonAnswer(TypedDict):
+    """comparison_plan's answers for one k, as fractions (0.01 is one point), with a sentence for each."""
+    k: int
+    detectable: float | None
+    problems: int | None
+    detectable_fixed: float | None
+    noise_share: float | None
+    detectable_floor: float | None
+    samples: int | None
+    extra_samples: int | None
+    extra_tokens: float | None
+    extra_cost: float | None
+    sentences: list[str]
+
+
+class PairPlan(TypedDict):
+    """top_pair_plan's answer for one k: the top two runs a and b, and their plan or why there is none."""
+    k: int
+    a: str | None
+    b: str | None
+    plan: ComparisonAnswer | None
+    reason: str | None
+
+
+def comparison_plan(comparison: Comparison, difference: float | None = None, tokens_per_sample: float | None = None,
+                    price_per_million: float | None = None) -> list[ComparisonAnswer]:
     """For each k of a paired comparison (passk.benchmark.compare), a dict of JSON-safe answers (fractions)
     with a sentence for each:
 
@@ -405,16 +451,17 @@ def comparison_plan(comparison, difference=None, tokens_per_sample=None, price_p
             for row in comparison.results]
 
 
-def _k_comparison_plan(comparison, row, priors, difference, tokens_per_sample, price_per_million):
+def _k_comparison_plan(comparison: Comparison, row: KComparison, priors: Sequence[Prior], difference: float | None,
+                       tokens_per_sample: float | None, price_per_million: float | None) -> ComparisonAnswer:
     """comparison_plan's answers for one results row."""
     k, count = row.k, comparison.paired
-    result = {"k": k, "detectable": None, "problems": None, "detectable_fixed": None, "noise_share": None,
-              "detectable_floor": None, "samples": None, "extra_samples": None, "extra_tokens": None,
-              "extra_cost": None, "sentences": []}
+    result: ComparisonAnswer = {"k": k, "detectable": None, "problems": None, "detectable_fixed": None,
+                                "noise_share": None, "detectable_floor": None, "samples": None, "extra_samples": None,
+                                "extra_tokens": None, "extra_cost": None, "sentences": []}
     sentences = result["sentences"]
     if row.se:
-        result["detectable"] = detectable_difference(row.se)
-        sentences.append(f"With {count:,} paired problems, a true difference of {points(result['detectable'])} "
+        result["detectable"] = detectable = detectable_difference(row.se)
+        sentences.append(f"With {count:,} paired problems, a true difference of {points(detectable)} "
                          f"points at pass@{k} would be found 4 times in 5 (p < 0.05).")
         if difference:
             result["problems"] = problems_to_detect(row.se * math.sqrt(count), difference)
@@ -434,7 +481,7 @@ def _k_comparison_plan(comparison, row, priors, difference, tokens_per_sample, p
     return result
 
 
-def _cannot_plan(k, short, count, difference):
+def _cannot_plan(k: int, short: int, count: int, difference: float | None) -> str:
     """The sentence for a comparison where some paired problems have fewer than 2k samples in run A or B."""
     which = f"all {count:,} paired problems have" if short == count else \
         f"{short:,} of the {count:,} paired problems {'has' if short == 1 else 'have'}"
@@ -445,36 +492,38 @@ def _cannot_plan(k, short, count, difference):
             f"{2 * k:,} samples per problem in each run, even on a subset, to measure it.")
 
 
-def _noise_answers(result, comparison, runs):
+def _noise_answers(result: ComparisonAnswer, comparison: Comparison, runs: list[_Noise]) -> None:
     """The detectable difference on these very problems now, the noise share and the floor (every n >= 2k)."""
     k, count, sentences = result["k"], comparison.paired, result["sentences"]
     variance_sum = sum(run.variance_sum(k) for run in runs)
-    result["detectable_fixed"] = detectable_difference(math.sqrt(variance_sum) / count)   # as fixed_detectable
+    # as fixed_detectable:
+    result["detectable_fixed"] = detectable_fixed = detectable_difference(math.sqrt(variance_sum) / count)
     sentences.append(f"On these very problems, the samples there are would find a difference of "
-                     f"{points(result['detectable_fixed'])} points at pass@{k} 4 times in 5.")
+                     f"{points(detectable_fixed)} points at pass@{k} 4 times in 5.")
     if count < 2:
         return
     values_a, values_b = comparison.per_problem_pass_at_k[k]
     total, noise, spread = _split(values_a - values_b, variance_sum)   # as difference_noise_split
     if total > 0:
-        result["noise_share"] = min(noise / total, 1.0)
-        sentences.append(f"Sampling noise is {result['noise_share'] * 100:.0f} percent of the variation between "
+        result["noise_share"] = noise_share = min(noise / total, 1.0)
+        sentences.append(f"Sampling noise is {noise_share * 100:.0f} percent of the variation between "
                          f"problems' pass@{k} differences; real differences between the problems are the other "
-                         f"{(1 - result['noise_share']) * 100:.0f} percent.")
-    if noise > total and result["detectable"] and result["detectable_fixed"] > result["detectable"]:
+                         f"{(1 - noise_share) * 100:.0f} percent.")
+    if noise > total and result["detectable"] and detectable_fixed > result["detectable"]:
         sentences.append(f"The differences at pass@{k} vary less from problem to problem than sampling noise "
                          f"alone would make them, which happens by chance; so the difference found on these very "
                          f"problems comes out larger than for problems like these, and is the cautious figure.")
-    result["detectable_floor"] = detectable_difference(math.sqrt(spread / count))
-    if result["detectable_floor"] > 0:
+    result["detectable_floor"] = detectable_floor = detectable_difference(math.sqrt(spread / count))
+    if detectable_floor > 0:
         sentences.append(f"More samples alone cannot bring the detectable difference at pass@{k} below "
-                         f"{points(result['detectable_floor'])} points for problems like these; more problems can.")
+                         f"{points(detectable_floor)} points for problems like these; more problems can.")
     else:
         sentences.append(f"The differences between problems at pass@{k} look like sampling noise alone, so more "
                          f"samples could bring the detectable difference for problems like these as low as wanted.")
 
 
-def _samples_answer(result, counts, runs, difference, tokens_per_sample, price_per_million):
+def _samples_answer(result: ComparisonAnswer, counts: Sequence[tuple[Ints, Ints]], runs: list[_Noise],
+                    difference: float, tokens_per_sample: float | None, price_per_million: float | None) -> None:
     """The samples per problem in each run that find difference on these very problems, and what they cost."""
     k, sentences = result["k"], result["sentences"]
     most = max(int(np.max(samples)) for samples, _ in counts)
@@ -490,20 +539,22 @@ def _samples_answer(result, counts, runs, difference, tokens_per_sample, price_p
         return
     cost = ""
     if tokens_per_sample:
-        result["extra_tokens"] = extra * tokens_per_sample
-        cost = f", {result['extra_tokens']:,.0f} tokens"
+        result["extra_tokens"] = extra_tokens = extra * tokens_per_sample
+        cost = f", {extra_tokens:,.0f} tokens"
         if price_per_million:
-            result["extra_cost"] = result["extra_tokens"] * price_per_million / 1e6
-            cost += f", about {result['extra_cost']:,.2f} in token cost"
+            result["extra_cost"] = extra_cost = extra_tokens * price_per_million / 1e6
+            cost += f", about {extra_cost:,.2f} in token cost"
     sentences.append(f"About {needed:,} samples per problem in each run would find {wanted} "
                      f"({extra:,} more samples in all{cost}).")
 
 
-def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_million=None):
+def top_pair_plan(ranking: "Ranking", difference: float | None = None, tokens_per_sample: float | None = None,
+                  price_per_million: float | None = None) -> list[PairPlan]:
     """For each k of a passk.ranking.Ranking, comparison_plan for its top two runs (the best minus the second):
     [{"k", "a", "b", "plan" (comparison_plan's dict, or None), "reason" (why there is no plan, or None)}]."""
     ks = [row.k for row in ranking.results]
-    plans, pairs = [], {}
+    plans: list[PairPlan] = []
+    pairs: dict[tuple[str, str], tuple[Comparison, list[ComparisonAnswer]] | tuple[None, str]] = {}
     for index, row in enumerate(ranking.results):
         top = [entry.name for entry in row.ranking if entry.pass_at_k is not None][:2]
         if len(top) < 2:
@@ -520,10 +571,11 @@ def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_mi
             else:
                 pairs[a, b] = comparison, comparison_plan(comparison, difference, tokens_per_sample,
                                                           price_per_million)
-        comparison, answers = pairs[a, b]
-        if comparison is None:
-            plans.append({"k": row.k, "a": a, "b": b, "plan": None, "reason": answers})
+        paired = pairs[a, b]
+        if paired[0] is None:   # (None, why): indexed, not unpacked, so that mypy keeps the two apart
+            plans.append({"k": row.k, "a": a, "b": b, "plan": None, "reason": paired[1]})
             continue
+        comparison, answers = paired
         answer = answers[index]
         reason = None if answer["sentences"] else comparison.results[index].reason or \
             "The pair's difference has no spread to plan with."
@@ -535,7 +587,7 @@ def top_pair_plan(ranking, difference=None, tokens_per_sample=None, price_per_mi
 # A field in points is from SMALLEST_POINTS to 100 and is read as a fraction: below it the problems needed pass
 # 10^13 and their square overflows a double. The others are above 0 and at most LARGEST_AMOUNT, so that a cost
 # stays a finite number (JSON has no Infinity).
-OPTIONS = {"target": ("The target half-width (points)", True),
+OPTIONS: dict[str, tuple[str, bool]] = {"target": ("The target half-width (points)", True),
            "difference": ("The difference to detect (points)", True),
            "tokens_per_sample": ("Tokens per sample", False),
            "price_per_million": ("The price per million tokens", False)}
@@ -543,7 +595,7 @@ SMALLEST_POINTS = 0.001
 LARGEST_AMOUNT = 1e12
 
 
-def option_value(name, text):
+def option_value(name: str, text: str | None) -> float:
     """One planning field's value from its text (see OPTIONS); ValueError naming the field otherwise."""
     label, in_points = OPTIONS[name]
     text = (text or "").strip()
@@ -558,17 +610,19 @@ def option_value(name, text):
     return value / 100 if in_points else value
 
 
-def _options(**texts):
+def _options(**texts: str | None) -> dict[str, float]:
     """{name: option_value(name, text)} for the fields that are not empty."""
     return {name: option_value(name, text) for name, text in texts.items() if (text or "").strip()}
 
 
-def planning_options(target="1", tokens_per_sample="", price_per_million=""):
+def planning_options(target: str | None = "1", tokens_per_sample: str | None = "",
+                     price_per_million: str | None = "") -> dict[str, float]:
     """plan()'s keyword arguments from form fields: the target in points, tokens per sample, price per 10^6 tokens."""
     return _options(target=target, tokens_per_sample=tokens_per_sample, price_per_million=price_per_million)
 
 
-def comparison_options(difference="", tokens_per_sample="", price_per_million=""):
+def comparison_options(difference: str | None = "", tokens_per_sample: str | None = "",
+                       price_per_million: str | None = "") -> dict[str, float]:
     """comparison_plan()'s keyword arguments from form fields: the difference to detect in points, tokens per
     sample, price per 10^6 tokens."""
     return _options(difference=difference, tokens_per_sample=tokens_per_sample,
