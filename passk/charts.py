@@ -9,13 +9,21 @@ charts they only have more room.
 """
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, TypeAlias, TypedDict, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from passk import benchmark, estimator
 from passk.display import agree, axis_ticks, percent, plural
+from passk.estimator import Floats, Ints
+
+if TYPE_CHECKING:   # for their types only: the charts need neither module at run time
+    from passk.calculator import Calculation
+    from passk.ranking import RunRank
 
 WIDTH, HEIGHT = 640, 300
 FONT = 22               # tick and axis labels where the chart is narrowest (style.css: .tick, .axis-label)
@@ -38,9 +46,14 @@ _EM = {**dict.fromkeys("0123456789", 0.64), **dict.fromkeys("⁰¹²³⁴⁵⁶�
 LETTER_EM = 0.66        # any other character
 ASCENT, DESCENT = 0.93, 0.24
 
+Box: TypeAlias = tuple[float, float, float, float]    # (left, top, right, bottom) a label covers
+Plot: TypeAlias = tuple[int, int, int, int]           # (left, top, right, bottom) of the plotting area
+Interval: TypeAlias = tuple[float, float]             # a 95% interval (low, high)
+KPoint: TypeAlias = tuple[int, float, Interval | None, float, Interval | None]   # k, pass@k, ci95, pass^k, ci95
+
 
 @lru_cache(maxsize=4096)
-def text_width(text, font=FONT):
+def text_width(text: str, font: float = FONT) -> float:
     """How wide `text` is at `font` (viewBox units), a little over its width in DejaVu Sans.
 
     Kept per text: the same tick labels (1, 10, 10², 25%, ...) are measured on every chart drawn.
@@ -60,10 +73,10 @@ class Label:
     dy: float = 0.0
 
     @property
-    def font(self):
+    def font(self) -> int:
         return COUNT_FONT if self.css == "bar-count" else FONT
 
-    def box(self):
+    def box(self) -> Box:
         """(left, top, right, bottom) the label covers at its largest size."""
         width = text_width(self.text, self.font)
         left = self.x - {"start": 0, "middle": width / 2, "end": width}[self.anchor]
@@ -71,13 +84,13 @@ class Label:
         return (left, baseline - ASCENT * self.font, left + width, baseline + DESCENT * self.font)
 
 
-def _overlap(one, other, clearance=0.0):
+def _overlap(one: Box, other: Box, clearance: float = 0.0) -> bool:
     """True when two boxes (left, top, right, bottom) come closer than clearance."""
     return not (one[2] + clearance <= other[0] or other[2] + clearance <= one[0] or
                 one[3] <= other[1] or other[3] <= one[1])
 
 
-def _spaced(labels, clearance=4):
+def _spaced(labels: list[Label], clearance: float = 4) -> list[Label]:
     """The labels, left to right, less any that would come closer than clearance to the one kept before.
 
     The first and the last are kept (they are 1 and n): the ones before the last give way to it.
@@ -93,21 +106,21 @@ def _spaced(labels, clearance=4):
     return kept
 
 
-def _left_margin(y_labels):
+def _left_margin(y_labels: Iterable[str]) -> int:
     """Room on the left for the widest y label."""
     return math.ceil(EDGE + Y_GAP + max(text_width(text) for text in y_labels))
 
 
-def _bottom_margin(rows):
+def _bottom_margin(rows: int) -> int:
     """Room under the plot for `rows` rows of text: the x labels and the axis title (2), or the title (1)."""
     return math.ceil(GAP + ((AXIS_LABEL_DY if rows == 2 else X_TICK_DY) + DESCENT) * FONT + EDGE)
 
 
-def _y_labels(ys_and_texts, left):
+def _y_labels(ys_and_texts: Iterable[tuple[float, str]], left: float) -> list[Label]:
     return [Label(left - Y_GAP, y, text, anchor="end", dy=Y_TICK_DY) for y, text in ys_and_texts]
 
 
-def _axis_label(plot, text, rows=2):
+def _axis_label(plot: Plot, text: str, rows: int = 2) -> Label:
     left, _, right, bottom = plot
     return Label(round((left + right) / 2, 1), bottom + GAP, text, css="axis-label",
                  dy=AXIS_LABEL_DY if rows == 2 else X_TICK_DY)
@@ -121,20 +134,20 @@ class CurveChart:
     height: int
     unbiased_path: str
     biased_path: str
-    marker: tuple          # (x, y) of the chosen k
-    x_ticks: list          # Labels under the plot, each at a vertical grid line (its x)
-    y_ticks: list          # Labels left of the plot, each on a horizontal grid line (its y)
+    marker: tuple[float, float]   # (x, y) of the chosen k
+    x_ticks: list[Label]   # Labels under the plot, each at a vertical grid line (its x)
+    y_ticks: list[Label]   # Labels left of the plot, each on a horizontal grid line (its y)
     axis_label: Label
     log_x: bool
-    plot: tuple            # (left, top, right, bottom) of the plotting area
+    plot: Plot             # (left, top, right, bottom) of the plotting area
     description: str
 
     @property
-    def labels(self):
+    def labels(self) -> list[Label]:
         return [*self.y_ticks, *self.x_ticks, self.axis_label]
 
 
-def _ks_to_draw(n):
+def _ks_to_draw(n: int) -> Ints:
     """Every k when n is small, else about max(MAX_POINTS, POINTS_PER_DECADE per power of ten) log-spaced k's."""
     points = max(MAX_POINTS, round(POINTS_PER_DECADE * math.log10(n)))
     if n <= points:
@@ -143,13 +156,13 @@ def _ks_to_draw(n):
     return spaced[np.diff(spaced, prepend=0) > 0]   # never falling, so a repeat follows the k it repeats
 
 
-def _path(xs, ys):
+def _path(xs: Floats, ys: Floats) -> str:
     """An SVG path through the points to a tenth of a pixel, 'M56.0,256.0 L60.7,250.1 ...' (one % for all)."""
     coordinates = np.column_stack([xs, ys]).ravel().tolist()
     return ("M" + " L".join(["%.1f,%.1f"] * len(xs))) % tuple(coordinates)
 
 
-def curve_chart(calc):
+def curve_chart(calc: "Calculation") -> CurveChart:
     """The chart of pass@k (and the biased estimate, dashed) for k = 1..n, with calc's k marked."""
     n, c, k = calc.n, calc.c, calc.k
     ks = _ks_to_draw(n)
@@ -157,13 +170,17 @@ def curve_chart(calc):
     y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
     left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)
 
-    def x_of(values):  # a k, or an array of them
+    def x_of(values: ArrayLike) -> Floats:  # a k (then a numpy float), or an array of them
         if n == 1:
             return np.full(np.shape(values), (left + right) / 2)
         share = np.log(values) / math.log(n) if log_x else (np.asarray(values) - 1) / (n - 1)
         return left + (right - left) * share
 
-    def y_of(values):  # a probability, or an array of them
+    @overload
+    def y_of(values: float) -> float: ...
+    @overload
+    def y_of(values: Floats) -> Floats: ...
+    def y_of(values: float | Floats) -> float | Floats:  # a probability, or an array of them
         return bottom - (bottom - top) * values
 
     xs = x_of(ks)
@@ -184,10 +201,10 @@ def curve_chart(calc):
     )
 
 
-def _x_ticks(n, log_x, x_of, plot):
+def _x_ticks(n: int, log_x: bool, x_of: Callable[[list[int]], Floats], plot: Plot) -> list[Label]:
     """Labels of k under the plot: 1, about five steps and n on a linear axis; on a log axis the powers
     of ten, or every second, third... of them: no more than seven, and the first choice whose labels all fit."""
-    def labels(values):
+    def labels(values: list[int]) -> list[Label]:
         return [_x_label(x, text, plot) for text, x in zip(axis_ticks(values), x_of(values).tolist())]
 
     if not log_x:
@@ -198,9 +215,10 @@ def _x_ticks(n, log_x, x_of, plot):
         fitting = labels([10 ** p for p in range(0, top + 1, every)])
         if _spaced(fitting) == fitting:
             return fitting
+    raise AssertionError("unreachable: the last choice has one label, which always fits")
 
 
-def _x_label(x, text, plot):
+def _x_label(x: float, text: str, plot: Plot) -> Label:
     """An x label centred under its tick; at the ends, starting or ending there instead where centred it
     would run into the y labels or past the SVG's edge."""
     half = text_width(text) / 2
@@ -208,7 +226,7 @@ def _x_label(x, text, plot):
     return Label(round(x, 1), plot[3] + GAP, text, anchor=anchor, dy=X_TICK_DY)
 
 
-def _curve_description(n, c, k):
+def _curve_description(n: int, c: int, k: int) -> str:
     """What the curve shows, in one sentence for screen readers and the caption."""
     if c == 0:
         return f"No sample passed, so pass@k is 0% for every k from 1 to {n:,}; the marked point is k = {k:,}."
@@ -219,24 +237,41 @@ def _curve_description(n, c, k):
             f"the marked point is k = {k:,}.")
 
 
+class CurveLine(TypedDict):
+    """One line of the curve over k, and its 95% band (a closed path; None with one problem)."""
+    name: str
+    css: str
+    band_css: str
+    path: str
+    band: str | None
+
+
+class Marker(TypedDict):
+    """A chosen k on a line of the curve over k, with its value as a title."""
+    x: float
+    y: float
+    css: str
+    title: str
+
+
 @dataclass
 class KCurveChart:
     """A benchmark's pass@k and pass^k against k from 1 to the smallest n, each in its 95% band."""
 
     width: int
     height: int
-    lines: list            # dicts: name, css, band_css, path, band (a closed path, or None with one problem)
-    markers: list          # dicts: x, y, css, title: the chosen ks on both lines
-    points: list           # (k, pass@k, its ci95, pass^k, its ci95) drawn, for the tests and the text
-    x_ticks: list
-    y_ticks: list
+    lines: list[CurveLine]   # name, css, band_css, path, band (a closed path, or None with one problem)
+    markers: list[Marker]    # x, y, css, title: the chosen ks on both lines
+    points: list[KPoint]   # (k, pass@k, its ci95, pass^k, its ci95) drawn, for the tests and the text
+    x_ticks: list[Label]
+    y_ticks: list[Label]
     axis_label: Label
     log_x: bool
-    plot: tuple
+    plot: Plot
     description: str
 
     @property
-    def labels(self):
+    def labels(self) -> list[Label]:
         return [*self.y_ticks, *self.x_ticks, self.axis_label]
 
 
@@ -245,12 +280,12 @@ K_CURVE_FEWEST = 15     # ... fewer for large benchmarks, so the curve costs at 
 K_CURVE_CELLS = 1_500_000   # (0.5 s of CPU at the 100,000-problem limit, against 2 s with 60 points)
 
 
-def curve_points(problems):
+def curve_points(problems: int) -> int:
     """How many ks the curve over k computes for a benchmark of `problems` problems."""
     return max(K_CURVE_FEWEST, min(K_CURVE_POINTS, K_CURVE_CELLS // max(problems, 1)))
 
 
-def _benchmark_ks_to_draw(n, chosen, points=K_CURVE_POINTS):
+def _benchmark_ks_to_draw(n: int, chosen: Iterable[int], points: int = K_CURVE_POINTS) -> Ints:
     """Every k up to n when n is small, else `points` log-spaced ones; with the chosen ks up to n."""
     if n <= points:
         ks = np.arange(1, n + 1)
@@ -259,7 +294,7 @@ def _benchmark_ks_to_draw(n, chosen, points=K_CURVE_POINTS):
     return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
 
 
-def k_curve_chart(summary):
+def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
     """pass@k (blue) and pass^k (orange, dashed) for k = 1..min n with 95% bands; None when min n is 1."""
     n = summary.min_n
     if n < 2:
@@ -271,14 +306,16 @@ def k_curve_chart(summary):
     left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)
     plot = (left, top, right, bottom)
 
-    def x_of(values):
+    def x_of(values: ArrayLike) -> Floats:
         share = np.log(values) / math.log(n) if log_x else (np.asarray(values) - 1) / (n - 1)
         return left + (right - left) * share
 
-    def y_of(values):
+    def y_of(values: ArrayLike) -> Floats:
         return bottom - (bottom - top) * np.asarray(values, dtype=float)
 
     xs = x_of(ks)
+    lines: list[CurveLine]
+    markers: list[Marker]
     lines, markers = [], []
     for name, css, band_css, values, intervals in (
             ("pass@k", "curve", "band-pass-at-k", curve.pass_at_k, curve.pass_at_k_ci95),
@@ -304,13 +341,13 @@ def k_curve_chart(summary):
         description=_k_curve_description(summary, points))
 
 
-def _point_text(name, value, interval):
+def _point_text(name: str, value: float, interval: Interval | None) -> str:
     """'pass@10: 45.00% (95% interval 40.00% – 50.00%)'."""
     within = f" (95% interval {percent(interval[0])} – {percent(interval[1])})" if interval else ""
     return f"{name}: {percent(value)}{within}"
 
 
-def _k_curve_description(summary, points):
+def _k_curve_description(summary: benchmark.Summary, points: list[KPoint]) -> str:
     """Both curves from k = 1 to the smallest n, then each chosen k's values with their intervals."""
     first, last = points[0], points[-1]
     chosen = [point for point in points if point[0] in summary.ks]
@@ -322,25 +359,36 @@ def _k_curve_description(summary, points):
             + (f"At the chosen k: {at_chosen}." if at_chosen else ""))
 
 
+class HistogramBar(TypedDict):
+    """One bin's bar, and its count above it where the counts fit."""
+    x: float
+    y: float
+    width: float
+    height: float
+    css: str
+    title: str
+    count: Label | None
+
+
 @dataclass
 class Histogram:
     """Bars of how many problems fall in each pass-rate bin."""
 
     width: int
     height: int
-    bars: list             # dicts: x, y, width, height, css, title, and count (a Label or None)
-    x_ticks: list          # Labels under the plot, each with a tick mark (its x)
-    y_ticks: list          # Labels left of the plot, each on a grid line (its y)
+    bars: list[HistogramBar]   # x, y, width, height, css, title, and count (a Label or None)
+    x_ticks: list[Label]   # Labels under the plot, each with a tick mark (its x)
+    y_ticks: list[Label]   # Labels left of the plot, each on a grid line (its y)
     axis_label: Label
-    plot: tuple
+    plot: Plot
     description: str
 
     @property
-    def labels(self):
+    def labels(self) -> list[Label]:
         return [*self.y_ticks, *self.x_ticks, self.axis_label, *(bar["count"] for bar in self.bars if bar["count"])]
 
 
-def rate_bins(rates):
+def rate_bins(rates: ArrayLike) -> list[tuple[str, int]]:
     """Counts for: exactly 0, ten bins over (0, 1), exactly 1 — broken and solid stand apart."""
     rates = np.asarray(rates, dtype=float)
     inner = rates[(rates > 0) & (rates < 1)]
@@ -356,7 +404,7 @@ BIN_SLOTS = [0.0, *(1.5 + i for i in range(10)), 12.0]
 SLOTS = 13.0
 
 
-def histogram_chart(rates):
+def histogram_chart(rates: ArrayLike) -> Histogram:
     """The histogram of per-problem pass rates c/n."""
     bins = rate_bins(rates)
     tallest = max(count for _, count in bins) or 1
@@ -370,10 +418,10 @@ def histogram_chart(rates):
     top = math.ceil(GAP + ASCENT * COUNT_FONT + EDGE) if with_counts else MIN_MARGIN
     bottom = HEIGHT - _bottom_margin(rows=2)
 
-    def y_of(count):
+    def y_of(count: int) -> float:
         return bottom - (bottom - top) * count / tallest
 
-    bars = []
+    bars: list[HistogramBar] = []
     for index, ((label, count), start) in enumerate(zip(bins, BIN_SLOTS)):
         css, title = ("bar-broken", "exactly 0% (broken)") if index == 0 else \
             ("bar-solid", "exactly 100% (solid)") if index == len(bins) - 1 else ("bar", f"{label}%")
@@ -384,7 +432,8 @@ def histogram_chart(rates):
                      "count": Label(center, round(y_of(count) - GAP, 1), counts[index], css="bar-count")
                      if count and with_counts else None})
     x_ticks = [Label(round(left + 0.5 * slot, 1), bottom + GAP, "0", dy=X_TICK_DY),
-               *(Label(round(left + (1.5 + i) * slot, 1), bottom + GAP, str(10 * i), dy=X_TICK_DY) for i in range(1, 10)),
+               *(Label(round(left + (1.5 + i) * slot, 1), bottom + GAP, str(10 * i), dy=X_TICK_DY)
+                 for i in range(1, 10)),
                Label(round(left + 12.5 * slot, 1), bottom + GAP, "100", dy=X_TICK_DY)]
     plot = (left, top, right, bottom)
     return Histogram(
@@ -396,11 +445,21 @@ def histogram_chart(rates):
     )
 
 
-def _histogram_description(never, sometimes, always):
+def _histogram_description(never: int, sometimes: int, always: int) -> str:
     """'1 problem never passes, 2 problems always pass, 0 problems pass sometimes.'"""
     return (f"{plural(never, 'problem')} never {agree(never, 'passes', 'pass')}, "
             f"{plural(always, 'problem')} always {agree(always, 'passes', 'pass')}, "
             f"{plural(sometimes, 'problem')} {agree(sometimes, 'passes', 'pass')} sometimes.")
+
+
+class DifferenceBar(TypedDict):
+    """One bar of the difference chart: a problem, or the mean of a run of neighbours."""
+    x: float
+    y: float
+    width: float
+    height: float
+    css: str
+    title: str
 
 
 @dataclass
@@ -410,24 +469,24 @@ class DifferenceChart:
     width: int
     height: int
     k: int
-    bars: list             # dicts: x, y, width, height, css, title
+    bars: list[DifferenceBar]   # x, y, width, height, css, title
     zero: float            # y of the zero line
-    y_ticks: list          # Labels left of the plot, each on a grid line (its y)
+    y_ticks: list[Label]   # Labels left of the plot, each on a grid line (its y)
     axis_label: Label
-    plot: tuple
+    plot: Plot
     description: str
 
     @property
-    def labels(self):
+    def labels(self) -> list[Label]:
         return [*self.y_ticks, self.axis_label]
 
 
-def _points(share):
+def _points(share: float) -> str:
     """A difference as signed percentage points: +50, 0, −0.5."""
     return "0" if share == 0 else f"{100 * share:+g}".replace("-", "−")
 
 
-def difference_chart(task_ids, differences, k):
+def difference_chart(task_ids: Sequence[str], differences: Sequence[float], k: int) -> DifferenceChart:
     """Bars of d_i = pass@k of A minus pass@k of B, largest gain first.
 
     With more than MAX_BARS problems, each bar is the mean of a run of
@@ -443,14 +502,15 @@ def difference_chart(task_ids, differences, k):
     top, right, bottom = MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=1)
     zero = (top + bottom) / 2
 
-    def y_of(value):
+    def y_of(value: float) -> float:
         return zero - (bottom - top) / 2 * value / reach
 
     slot = (right - left) / len(groups)
-    bars = [{"x": round(left + position * slot, 2), "width": round(max(slot - 1, 0.5), 2),
-             "y": round(min(zero, y_of(mean)), 2), "height": round(abs(y_of(mean) - zero), 2),
-             "css": "bar" if mean >= 0 else "bar-negative", "title": _bar_title(task_ids, group, mean)}
-            for position, (group, mean) in enumerate(zip(groups, means))]
+    bars: list[DifferenceBar] = [
+        {"x": round(left + position * slot, 2), "width": round(max(slot - 1, 0.5), 2),
+         "y": round(min(zero, y_of(mean)), 2), "height": round(abs(y_of(mean) - zero), 2),
+         "css": "bar" if mean >= 0 else "bar-negative", "title": _bar_title(task_ids, group, mean)}
+        for position, (group, mean) in enumerate(zip(groups, means))]
     better = sum(d > 0 for d in differences)
     worse = sum(d < 0 for d in differences)
     averaged = "" if len(groups) == len(order) else \
@@ -465,18 +525,31 @@ def difference_chart(task_ids, differences, k):
                     f"level on {plural(len(differences) - better - worse, 'problem')}.{averaged}")
 
 
-def _spans(count, most):
+def _spans(count: int, most: int) -> list[tuple[int, int]]:
     """(start, stop) of at most `most` runs of nearly equal length that cover range(count)."""
     parts = min(count, most)
     edges = [round(part * count / parts) for part in range(parts + 1)]
     return list(zip(edges, edges[1:]))
 
 
-def _bar_title(task_ids, group, mean):
+def _bar_title(task_ids: Sequence[str], group: list[int], mean: float) -> str:
     if len(group) == 1:
         return f"{task_ids[group[0]]}: {100 * mean:+.2f} points"
     return (f"{task_ids[group[0]]} to {task_ids[group[-1]]} ({len(group):,} problems): "
             f"{100 * mean:+.2f} points on average")
+
+
+class RunRow(TypedDict):
+    """One run's row of the interval chart; dot, low and high are x positions (None where undefined)."""
+    name: str
+    shown: str
+    group: str
+    y: float
+    labels: list[Label]
+    dot: float | None
+    low: float | None
+    high: float | None
+    title: str
 
 
 @dataclass
@@ -490,16 +563,16 @@ class IntervalChart:
     width: int
     height: int
     k: int
-    rows: list             # dicts: name, shown (the name as drawn), group, title, y, dot, low, high (x or None),
+    rows: list[RunRow]   # name, shown (the name as drawn), group, title, y, dot, low, high (x or None),
                            # labels: the name with the group letters, and the value
-    x_ticks: list          # Labels under the plot, each at a vertical grid line (its x)
+    x_ticks: list[Label]   # Labels under the plot, each at a vertical grid line (its x)
     axis_label: Label
-    plot: tuple
+    plot: Plot
     zoomed: bool           # the x axis shows only part of 0–100%
     description: str
 
     @property
-    def labels(self):
+    def labels(self) -> list[Label]:
         return [*(label for row in self.rows for label in row["labels"]), *self.x_ticks, self.axis_label]
 
 
@@ -512,7 +585,7 @@ MOST_INTERVALS = 5    # steps between ticks on the x axis at most
 ZOOM_BELOW = 0.6      # the axis reads 0–100% when the data spread over this much of it
 
 
-def interval_axis(values):
+def interval_axis(values: Sequence[float]) -> tuple[float, float, float]:
     """(low, high, step) of the x axis over values in [0, 1]: 0–100% by 25 when they spread wide, else the
     smallest round step with at most MOST_INTERVALS steps from a multiple of it below to one above.
 
@@ -532,12 +605,12 @@ def interval_axis(values):
     return 0.0, 1.0, 0.25
 
 
-def _tick_text(value):
+def _tick_text(value: float) -> str:
     """An x tick as a percentage with no more decimals than it needs: 40%, 2.5%, 0.5%."""
     return f"{round(value * 100, 1):g}%"
 
 
-def _fitting(text, room):
+def _fitting(text: str, room: float) -> str:
     """text, shortened with an ellipsis until it is at most `room` wide at FONT."""
     if text_width(text) <= room:
         return text
@@ -546,7 +619,7 @@ def _fitting(text, room):
     return text.rstrip() + "…"
 
 
-def interval_chart(ranking, k):
+def interval_chart(ranking: Sequence["RunRank"], k: int) -> IntervalChart:
     """The forest plot of one k's ranking (passk.ranking RunRank rows, best first): one row per run."""
     defined = [row for row in ranking if row.pass_at_k is not None]
     values = [value for row in defined for value in (row.pass_at_k, *(row.ci95 or ()))]
@@ -559,10 +632,10 @@ def interval_chart(ranking, k):
     bottom = math.ceil(top + row_height * len(ranking))
     height = bottom + _bottom_margin(rows=2)
 
-    def x_of(value):
+    def x_of(value: float) -> float:
         return round(left + (right - left) * (min(max(value, low), high) - low) / (high - low), 1)
 
-    rows = []
+    rows: list[RunRow] = []
     for index, row in enumerate(ranking):
         row_top = top + index * row_height
         y = round(row_top + line + ROW_GAP + WHISKER_ROOM / 2, 1)
@@ -571,8 +644,9 @@ def interval_chart(ranking, k):
         letters = f" {row.group}" if row.group else ""   # drawn in the name's <text>, as a <tspan>
         shown = _fitting(row.name, right - left - text_width(value) - NAME_GAP - text_width(letters))
         name = Label(left, round(row_top, 1), shown + letters, css="run-name", anchor="start", dy=ASCENT)
-        drawn = {"name": row.name, "shown": shown, "group": row.group, "y": y, "labels": [name, value_label],
-                 "dot": None, "low": None, "high": None, "title": _run_text(row, k)}
+        drawn: RunRow = {"name": row.name, "shown": shown, "group": row.group, "y": y,
+                         "labels": [name, value_label], "dot": None, "low": None, "high": None,
+                         "title": _run_text(row, k)}
         if row.pass_at_k is not None:
             drawn["dot"] = x_of(row.pass_at_k)
             if row.ci95:
@@ -589,7 +663,7 @@ def interval_chart(ranking, k):
                     + "; ".join(_run_text(row, k) for row in ranking) + ".")
 
 
-def _run_text(row, k):
+def _run_text(row: "RunRank", k: int) -> str:
     """'model-a, pass@10: 45.00% (95% interval 40.00% – 50.00%), group a', or that it is undefined."""
     if row.pass_at_k is None:
         return f"{row.name}, pass@{k:,}: undefined"
