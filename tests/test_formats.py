@@ -754,3 +754,17 @@ def test_every_reader_module_registered_itself_in_the_listed_order():
     assert list(registry.titles()) == list(registry.FORMATS) == list(FORMATS)
     assert [module.NAME for module in registry.document_readers()] == list(registry.DOCUMENT_ORDER)
     assert all(registry.READERS[name].NAME == name for name in registry.FORMATS)
+
+
+@given(st.text(max_size=210), st.from_regex(r"[0-9]{0,14}|[0-9 +-]{1,4}|٣", fullmatch=True),
+       st.from_regex(r"[0-9]{0,14}|[0-9 +-]{1,4}|٣", fullmatch=True))
+def test_a_csv_row_read_at_a_glance_is_the_row_the_full_checks_read(task_id, n_text, c_text):
+    from passk.formats import table
+    from passk.formats._core import count_text, problem, task_id_of
+    glance = table._plain_problem(task_id.strip(), n_text, c_text)
+    try:
+        checked = problem(task_id_of(task_id.strip(), "Line 1"), count_text(n_text, "n", "Line 1"),
+                          count_text(c_text, "c", "Line 1"), "Line 1")
+    except FormatError:
+        checked = None
+    assert glance is None or glance == checked

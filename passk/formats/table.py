@@ -5,7 +5,7 @@ import itertools
 from collections.abc import Iterable, Iterator
 
 from passk.formats._core import FormatError, add_sample, append, count_text, not_results, problem, show, tallied, task_id_of
-from passk.formats._core import Problem, Tally
+from passk.formats._core import MAX_TASK_ID, Problem, Tally
 from passk.formats._input import text_lines
 from passk.formats.text import is_prose
 from passk.formats.registry import register
@@ -71,14 +71,31 @@ def _csv_cells(cells: list[str], columns: dict[str, int], number: int) -> dict[s
 
 def _csv_counts(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], limit: int | None) -> list[Problem]:
     problems: list[Problem] = []
+    named, last = "task_id" in columns, max(columns.values())
+    n_at, c_at, task_at = columns["n"], columns["c"], columns.get("task_id", 0)
     for number, cells in rows:
-        row, where = _csv_cells(cells, columns, number), f"Line {number}"
-        if "task_id" not in columns and len(cells) != len(columns):
-            raise FormatError(f"{where}: expected 2 columns n,c like the rows before; got {len(cells)}.")
-        task_id = task_id_of(row["task_id"], where) if "task_id" in columns else f"problem {len(problems) + 1}"
-        n, c = count_text(row["n"], "n", where), count_text(row["c"], "c", where)
-        append(problems, problem(task_id, n, c, where), limit)
+        if len(cells) <= last or not named and len(cells) != 2:
+            _csv_cells(cells, columns, number)   # names the columns expected when there are too few
+            raise FormatError(f"Line {number}: expected 2 columns n,c like the rows before; got {len(cells)}.")
+        task_id = cells[task_at] if named else f"problem {len(problems) + 1}"
+        row = _plain_problem(task_id, cells[n_at], cells[c_at])
+        if row is None:   # something to refuse: the checks that say what and where
+            where = f"Line {number}"
+            row = problem(task_id_of(task_id, where) if named else task_id, count_text(cells[n_at], "n", where),
+                          count_text(cells[c_at], "c", where), where)
+        append(problems, row, limit)
     return problems
+
+
+def _plain_problem(task_id: str, n_text: str, c_text: str) -> Problem | None:
+    """The problem of a row that passes every check at a glance (a task id of 1 to MAX_TASK_ID characters, counts of
+    1 to 12 ASCII digits, 0 <= c <= n and n > 0), else None: the row is checked in full, to name what is wrong.
+    (A cell is stripped, and decoded UTF-8 holds no surrogate, so task_id_of would keep such an id as it is.)"""
+    if not (0 < len(task_id) <= MAX_TASK_ID and 0 < len(n_text) <= 12 and 0 < len(c_text) <= 12
+            and n_text.isascii() and n_text.isdigit() and c_text.isascii() and c_text.isdigit()):
+        return None
+    n, c = int(n_text), int(c_text)
+    return Problem(task_id, n, c) if 0 <= c <= n and n > 0 else None
 
 
 def _csv_samples(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], limit: int | None) -> list[Problem]:
