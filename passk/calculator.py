@@ -6,9 +6,14 @@ them computes anything of its own.
 
 import json
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, cast
 
 from passk import estimator
+
+if TYPE_CHECKING:   # for its type only: a JSON body arrives parsed
+    from passk.formats._core import JSON
 
 DEFAULTS = {"n": 10, "c": 3, "k": 1}
 TABLE_KS = (1, 5, 10, 100)
@@ -23,40 +28,49 @@ _NAMES = {
 }
 _API_NAMES = {**_NAMES, "ks": "ks (extra k values)"}
 API_EXAMPLE = '{"n": 10, "c": 3, "k": 5}'
+Count: TypeAlias = Literal["n", "c", "k"]
+
+
+class Values(TypedDict, total=False):
+    """What a query means, for the fields read without an error: the counts, and the extra ks (sorted, distinct)."""
+    n: int
+    c: int
+    k: int
+    ks: list[int]
 
 
 @dataclass
 class Query:
     """What the user typed (kept to refill the form) and what it means."""
 
-    raw: dict = field(default_factory=dict)       # field -> text as typed
-    values: dict = field(default_factory=dict)    # n, c, k -> int; ks -> list of int
-    errors: dict = field(default_factory=dict)    # field -> one sentence
+    raw: dict[str, str] = field(default_factory=dict)       # field -> text as typed
+    values: Values = field(default_factory=Values)          # n, c, k -> int; ks -> list of int
+    errors: dict[str, str] = field(default_factory=dict)    # field -> one sentence
     source: str = "page"   # whose words the errors use: "page", "query" (GET API) or "json" (POST API)
 
-    def message(self):
+    def message(self) -> str:
         """Every error as one text, in the order of the fields (the API's answer)."""
         return " ".join(self.errors[name] for name in ("body", *FIELDS) if name in self.errors)
 
-    def name(self, field_name):
+    def name(self, field_name: str) -> str:
         """How the errors name a field: the page's labels, or the API's parameter names."""
         return (_NAMES if self.source == "page" else _API_NAMES)[field_name]
 
-    def link_params(self):
+    def link_params(self) -> dict[str, int | str]:
         """The query-string parameters that reproduce this calculation."""
-        params = {name: self.values[name] for name in ("n", "c", "k")}
+        params: dict[str, int | str] = {name: self.values[name] for name in ("n", "c", "k")}
         if self.values.get("ks"):
             params["ks"] = ",".join(str(k) for k in self.values["ks"])
         return params
 
 
-def printable(text, limit=40):
+def printable(text: str, limit: int = 40) -> str:
     """Echo user text safely: control characters replaced, long text cut."""
     text = "".join(ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}" for ch in text)
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def read_query(args, api=False):
+def read_query(args: Mapping[str, Sequence[str]], api: bool = False) -> Query:
     """Parse n, c, k and ks from a mapping of name -> list of strings.
 
     With none of n, c, k given, the page shows the DEFAULTS example; the API
@@ -67,8 +81,8 @@ def read_query(args, api=False):
         query.raw = {name: str(value) for name, value in DEFAULTS.items()}
         query.raw["ks"] = _single(args, "ks", query) or ""
     else:
-        for name in FIELDS:
-            query.raw[name] = _single(args, name, query) or ""
+        for field_name in FIELDS:
+            query.raw[field_name] = _single(args, field_name, query) or ""
     for name in ("n", "c", "k"):
         if name not in query.errors:
             _read_count(query, name)
@@ -78,7 +92,7 @@ def read_query(args, api=False):
     return query
 
 
-def _single(args, name, query):
+def _single(args: Mapping[str, Sequence[str]], name: str, query: Query) -> str | None:
     """The one value given for a field; a repeated field is an error."""
     given = args.get(name) or []
     if len(given) > 1:
@@ -87,7 +101,7 @@ def _single(args, name, query):
     return printable(given[0], len(given[0])) if given else None
 
 
-def _read_count(query, name):
+def _read_count(query: Query, name: Count) -> None:
     text = query.raw[name].strip()
     if not text:
         query.errors[name] = _missing(query, name)
@@ -100,7 +114,7 @@ def _read_count(query, name):
         _accept_count(query, name, _number(text))
 
 
-def _missing(query, name):
+def _missing(query: Query, name: str) -> str:
     """The sentence for a count not given, in the words of whoever asked."""
     if query.source == "page":
         return f"Enter {query.name(name)}: a whole number."
@@ -109,7 +123,7 @@ def _missing(query, name):
     return f'"{name}" is missing: {query.name(name)} is a whole number, as in {API_EXAMPLE}.'
 
 
-def _accept_count(query, name, number):
+def _accept_count(query: Query, name: Count, number: int) -> None:
     """Keep a count within its own range (c >= 0, n and k >= 1, all <= MAX_N), else say which it is not."""
     low = 0 if name == "c" else 1
     if number > estimator.MAX_N:
@@ -121,17 +135,17 @@ def _accept_count(query, name, number):
         query.values[name] = number
 
 
-def _number(digits):
+def _number(digits: str) -> int:
     """A string of digits as an int, however many leading zeros it has."""
     return int(digits.lstrip("0") or "0")
 
 
-def _too_large(digits):
+def _too_large(digits: str) -> bool:
     """True when a string of digits is a number above MAX_N."""
     return len(digits.lstrip("0")) > len(str(estimator.MAX_N)) or _number(digits) > estimator.MAX_N
 
 
-def _read_extra_ks(query):
+def _read_extra_ks(query: Query) -> None:
     parts = [part for part in re.split(r"[\s,]+", query.raw["ks"].strip()) if part]
     bad = [part for part in parts if not _WHOLE.fullmatch(part) or _too_large(part) or not part.strip("0")]
     if len(parts) > MAX_EXTRA_KS:
@@ -143,7 +157,7 @@ def _read_extra_ks(query):
         query.values["ks"] = sorted({_number(part) for part in parts})
 
 
-def read_json(body):
+def read_json(body: "JSON") -> Query:
     """Parse the API's JSON body {"n": 10, "c": 3, "k": 5, "ks": [2, 20]} into a Query.
 
     Counts are JSON numbers with a whole value (10, 10.0 and 1e1 alike); a string
@@ -172,7 +186,7 @@ def read_json(body):
     return query
 
 
-def _read_json_ks(query, ks):
+def _read_json_ks(query: Query, ks: "JSON") -> None:
     """The JSON body's optional "ks": a list of up to MAX_EXTRA_KS whole numbers from 1 to 10^12."""
     name = query.name("ks")
     if not isinstance(ks, list):
@@ -190,33 +204,33 @@ def _read_json_ks(query, ks):
         if number is None or not 1 <= number <= estimator.MAX_N:
             query.errors["ks"] = f"{name} must be whole numbers from 1 to 10^12; got {_shown(value)}."
             return
-    query.values["ks"] = sorted(set(numbers))
+    query.values["ks"] = sorted(set(cast(list[int], numbers)))   # ints: the loop returned at any None
 
 
-def json_count(value):
+def json_count(value: "JSON") -> int | None:
     """A JSON number with a whole value (10, 10.0, 1e1) as an int; None for anything else, strings included."""
     if type(value) is float and value.is_integer():
         return int(value)
     return value if type(value) is int else None
 
 
-def _not_a_count(name, value):
+def _not_a_count(name: str, value: "JSON") -> str:
     """Why a JSON value is not a count: a string is told to be a number, anything else to be whole."""
     if isinstance(value, str):
         return f'{name} must be a JSON number, not a string: send 10, not "10"; got {_shown(value)}.'
     return f"{name} must be a whole number, like 200; got {_shown(value)}."
 
 
-def _shown(value):
+def _shown(value: "JSON") -> str:
     """A JSON value as it was sent, cut short and made printable, for a message; containers by their kind."""
     if isinstance(value, (dict, list)):
         return "an object" if isinstance(value, dict) else "a list"
     return printable(json.dumps(value, ensure_ascii=False))
 
 
-def _check_ranges(query):
+def _check_ranges(query: Query) -> None:
     """The checks between fields: c <= n and k <= n."""
-    n, c, k = (query.values.get(name) for name in ("n", "c", "k"))
+    n, c, k = query.values.get("n"), query.values.get("c"), query.values.get("k")
     if n is None:
         return
     if c is not None and c > n:
@@ -251,10 +265,10 @@ class Calculation:
     exact: str | None
     pass_hat_k: float
     biased_pass_at_k: float
-    table: list
+    table: list[Row]
     miss_chance: float = 0.0   # C(n-c, k)/C(n, k), with its own digits (for the steps)
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         """The JSON API's shape (GET /api/v1/pass-at-k)."""
         return {
             "n": self.n, "c": self.c, "k": self.k,
@@ -268,23 +282,25 @@ class Calculation:
         }
 
 
-def table_rows(n, c, ks):
+def table_rows(n: int, c: int, ks: Iterable[int]) -> list[Row]:
     """pass@k for each k; a k above n is a row that says why it is undefined."""
     return [Row(k, estimator.pass_at_k(n, c, k)) if k <= n else
             Row(k, None, f"n < k: you cannot draw {k:,} samples from the {n:,} you generated.")
             for k in ks]
 
 
-def calculate(n, c, k, extra_ks=()):
+def calculate(n: int, c: int, k: int, extra_ks: Iterable[int] = ()) -> Calculation:
     """The whole single-problem result for n samples, c correct, budget k."""
     n, c, k = estimator.check_counts(n, c, k)
     rows = table_rows(n, c, sorted({*TABLE_KS, k, *extra_ks}))
     value = next(row.pass_at_k for row in rows if row.k == k)
+    pass_at_1 = next(row.pass_at_k for row in rows if row.k == 1)
+    assert value is not None and pass_at_1 is not None   # 1 <= k <= n: both rows have a value
     cross = estimator.falling_ratio(n, c, k)
     return Calculation(
         n=n, c=c, k=k,
         pass_at_k=value,
-        pass_at_1=next(row.pass_at_k for row in rows if row.k == 1),
+        pass_at_1=pass_at_1,
         cross_check=cross,
         agreeing_digits=estimator.agreeing_digits(value, cross),
         exact=estimator.readable_fraction(estimator.exact_pass_at_k(n, c, k)),
@@ -295,7 +311,7 @@ def calculate(n, c, k, extra_ks=()):
     )
 
 
-def calculate_query(query):
+def calculate_query(query: Query) -> Calculation | None:
     """The calculation for a query without errors, else None."""
     if query.errors:
         return None
