@@ -54,12 +54,14 @@ def drop_unknown_parameters():
     return redirect(location, 308)
 
 
+ANSWER_CACHE_CONTROL = f"public, max-age={ANSWER_MAX_AGE}"
+
+
 def cache_answers(response):
     """Pages and API answers depend on nothing but the address: browsers and nginx may keep them."""
     if request.method in ("GET", "HEAD") and response.status_code == 200 \
             and request.endpoint in CACHEABLE_ENDPOINTS:
-        response.cache_control.public = True
-        response.cache_control.max_age = ANSWER_MAX_AGE
+        response.headers["Cache-Control"] = ANSWER_CACHE_CONTROL   # set whole: cache_control parses and rewrites
     return response
 
 
