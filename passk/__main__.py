@@ -19,9 +19,10 @@ import time
 
 from passk import __version__
 from passk.benchmark import DEFAULT_KS, parse_ks
+from passk.columns import RESULT_COLUMNS, TERMINAL, cells, headings
 from passk.display import decimal, percent, plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
-from passk.paper import LATEX_SPECIAL, MARKDOWN_SPECIAL, latex, markdown, suites  # noqa: F401 (the escapes: tests)
+from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, option_value, points, top_pair_plan
 from passk.report import rank_uploads, report_from_files
 
@@ -217,9 +218,6 @@ def _opened(path, name, terminal):
             stream.clear()
 
 
-TEXT_HEADER = ["k", "pass@k", "± SE", "95% interval", "SE fixed", "pass^k"]
-
-
 def table(summary, format_name):
     """The summary as lines of text for a terminal, each column as wide as its widest cell."""
     ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
@@ -228,29 +226,26 @@ def table(summary, format_name):
              f"read as {format_name}",
              f"{summary.broken:,} broken (c = 0) · {summary.flaky:,} flaky · {summary.solid:,} solid (c = n)",
              ""]
-    rows = [_text_cells(row) for row in summary.results]
-    widths = [max(len(cells[column]) for cells in [TEXT_HEADER, *rows] if len(cells) > column)
-              for column in range(len(TEXT_HEADER))]
-
-    def line(cells):
-        return "  ".join(cell.rjust(width) for cell, width in zip(cells, widths)).rstrip()
-    lines.append(line(TEXT_HEADER))
-    for row, cells in zip(summary.results, rows):
-        lines.append(line(cells) if row.pass_at_k is not None else f"{cells[0]:>{widths[0]}}  {row.reason}")
-        for note in (row.reason, row.coverage_note) if row.pass_at_k is not None else ():
-            if note:
-                lines.append(f"{'':>{widths[0]}}  note: {note}")
-    return "\n".join(lines)
+    return "\n".join(lines + results_lines(summary.results))
 
 
-def _text_cells(row):
-    """One results row's cells for the terminal: the page's numbers, with the ASCII scientific form."""
-    if row.pass_at_k is None:
-        return [f"{row.k:,}"]
-    interval = f"[{percent(row.ci95[0], ascii=True)}, {percent(row.ci95[1], ascii=True)}]" if row.ci95 else "—"
-    hat = row.pass_hat.pass_at_k if row.pass_hat else None
-    return [f"{row.k:,}", percent(row.pass_at_k, ascii=True), percent(row.se, ascii=True), interval,
-            percent(row.se_fixed, ascii=True), percent(hat, ascii=True)]
+def results_lines(results):
+    """The results under their header (passk.columns' terminal columns), right-aligned, each column as wide
+    as its widest cell; an undefined k is followed by why, and a note goes under its row."""
+    header = headings(TERMINAL, RESULT_COLUMNS)
+    rows = [cells(result, TERMINAL, RESULT_COLUMNS) for result in results]
+    widths = [max(map(len, column)) for column in zip(header, *rows)]
+
+    def line(row):
+        return "  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip()
+    lines = [line(header)]
+    for result, row in zip(results, rows):
+        if result.pass_at_k is None:
+            lines.append(f"{row[0]:>{widths[0]}}  {result.reason}")
+            continue
+        lines.append(line(row))
+        lines += [f"{'':>{widths[0]}}  note: {note}" for note in (result.reason, result.coverage_note) if note]
+    return lines
 
 
 def read_as(report):

@@ -30,9 +30,11 @@ from functools import cached_property, lru_cache
 from itertools import filterfalse, islice
 from numbers import Integral
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
+from passk.columns import PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row, shown_in
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.intervals import PairedDifference, fixed_interval, fixed_note, population_interval, population_note
@@ -58,18 +60,13 @@ class KResult:
     ci95_fixed: tuple[float, float] | None = None   # the 95% interval on these very problems (from se_fixed)
     coverage_note: str | None = None    # where the 95% interval is known not to cover 93-97% of the time
 
-    def to_json(self):
-        hat = self.pass_hat or KResult(self.k, None, None, None, None, None)
-        return {"k": self.k, "pass_at_k": self.pass_at_k, "se": self.se,
-                "ci95": _pair(self.ci95), "se_fixed": self.se_fixed, "ci95_fixed": _pair(self.ci95_fixed),
-                "coverage_note": self.coverage_note, "reason": self.reason,
-                "pass_hat_k": hat.pass_at_k, "pass_hat_k_se": hat.se, "pass_hat_k_ci95": _pair(hat.ci95),
-                "pass_hat_k_se_fixed": hat.se_fixed, "pass_hat_k_ci95_fixed": _pair(hat.ci95_fixed)}
+    def to_json(self) -> dict[str, Any]:
+        """This row in the API's answer: passk.columns.RESULT_COLUMNS' JSON keys, in their order."""
+        return json_row(self, RESULT_COLUMNS)
 
-
-def _pair(interval):
-    """An interval as a JSON list (None stays None)."""
-    return list(interval) if interval else None
+    def columns(self, output: str) -> tuple[Column, ...]:
+        """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
+        return shown_in(output, RESULT_COLUMNS)
 
 
 @dataclass
@@ -95,15 +92,16 @@ class Summary:
         return self.per_problem_rows()
 
     def per_problem_rows(self, stop=None, start=0):
-        """Rows start to stop of per_problem (to the end when stop is None), without building the rest."""
+        """Rows start to stop of per_problem (to the end when stop is None), without building the rest.
+
+        Each row holds passk.columns' PROBLEM_COLUMNS, then a {k: value} object per PER_K_COLUMNS column.
+        """
         shown = self.problems[start:stop]
-        columns = {str(k): _floats_or_none(values[start:start + len(shown)])
-                   for k, values in self.per_problem_pass_at_k.items()}
-        hats = {str(k): _floats_or_none(values[start:start + len(shown)])
-                for k, values in self.per_problem_pass_hat_k.items()}
-        return [{"task_id": problem.task_id, "n": problem.n, "c": problem.c, "status": status(problem.n, problem.c),
-                 "pass_at_k": at_k, "pass_hat_k": hat_k}
-                for problem, at_k, hat_k in zip(shown, _row_dicts(columns, len(shown)), _row_dicts(hats, len(shown)))]
+        names = [column.name for column in (*PROBLEM_COLUMNS, *PER_K_COLUMNS)]
+        by_k = [_row_dicts({str(k): _floats_or_none(values[start:start + len(shown)])
+                            for k, values in column.value(self).items()}, len(shown))
+                for column in PER_K_COLUMNS]
+        return [dict(zip(names, (*_problem_cells(problem), *values))) for problem, *values in zip(shown, *by_k)]
 
     def to_json(self, format_name, per_problem=True):
         """The POST /api/v1/benchmark response; per_problem=False leaves its list empty (to stream it)."""
@@ -113,6 +111,11 @@ class Summary:
                 "samples": self.samples, "min_n": self.min_n, "max_n": self.max_n,
                 "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid},
                 "retries": self.retries}
+
+
+def _problem_cells(problem):
+    """A problem's values of passk.columns.PROBLEM_COLUMNS: its task id, n, c and status."""
+    return problem.task_id, problem.n, problem.c, status(problem.n, problem.c)
 
 
 def status(n, c):

@@ -9,14 +9,21 @@ the decimals grow until they show the gap.
 
 >>> [percent(v) for v in (0.3, 1e-4, 1e-6, 5e-6, 3.77e-23)]
 ['30.00%', '0.01%', '1.00 × 10⁻⁴%', '5.00 × 10⁻⁴%', '3.77 × 10⁻²¹%']
+
+Each output writes by a Notation (the page's, a terminal's, a paper's, a
+spreadsheet's), and the formatters of passk.columns (probability, interval,
+whole, label) take one.
 """
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 SIGNIFICANT = 3   # digits of a value written in scientific form
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MOST_PLACES = 17  # decimals beyond these say nothing about a double
 
 
-def scientific(value, digits=SIGNIFICANT):
+def scientific(value: float, digits: int = SIGNIFICANT) -> str:
     """8.66 × 10⁻¹¹: a small number with a fixed number of significant digits, written for people.
 
     >>> scientific(8.66e-11), scientific(1e-6), scientific(1.5e-6, 4)
@@ -26,12 +33,12 @@ def scientific(value, digits=SIGNIFICANT):
     return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
-def _plain_scientific(value, digits=SIGNIFICANT):
+def _plain_scientific(value: float, digits: int = SIGNIFICANT) -> str:
     """3.77e-21: the scientific form in ASCII, for the command line's columns."""
     return f"{value:.{digits - 1}e}"
 
 
-def decimal(value, places, top=None, ascii=False):
+def decimal(value: float, places: int, top: float | None = None, ascii: bool = False) -> str | None:
     """A value >= 0 with `places` decimals, or in scientific form when those decimals would hide it.
 
     With `top` (1 for a fraction, 100 for a percentage) a value below top that
@@ -55,7 +62,7 @@ def decimal(value, places, top=None, ascii=False):
     return None
 
 
-def percent(value, places=2, ascii=False):
+def percent(value: float | None, places: int = 2, ascii: bool = False) -> str:
     """A probability as a percentage that never rounds a non-zero value to 0% or 100%.
 
     ascii=True writes the scientific form as 3.77e-21%, for the command line.
@@ -73,7 +80,24 @@ def percent(value, places=2, ascii=False):
     return "≈ 100%" if text is None else f"{text}%"
 
 
-def pass_percent(value, n, c, k):
+def percent_figure(value: float | None) -> str | None:
+    """A probability in percent with two decimals and no sign, as papers print pass@k; None when there is none.
+
+    By decimal()'s rule, a value the two decimals would hide keeps three
+    significant digits (ASCII, as LaTeX and Markdown take it as it is), and one
+    just below 1 is never printed as 100.00.
+
+    >>> percent_figure(11 / 12), percent_figure(None), percent_figure(1e-12), percent_figure(0.99999)
+    ('91.67', None, '1.00e-10', '99.999')
+    """
+    if value is None:
+        return None
+    if value in (0, 1):
+        return f"{100 * value:.2f}"
+    return decimal(100 * value, 2, top=100, ascii=True) or "100.00"
+
+
+def pass_percent(value: float, n: int, c: int, k: int) -> str:
     """percent(), except that a pass@k which rounds to 1.0 without being certain reads ≈ 100%.
 
     >>> pass_percent(1.0, 200, 100, 100), pass_percent(1.0, 200, 150, 100)
@@ -84,7 +108,7 @@ def pass_percent(value, n, c, k):
     return percent(value)
 
 
-def fraction(value):
+def fraction(value: float | None) -> str:
     """A probability as a decimal with four places, by the same rule as percent().
 
     >>> fraction(11 / 12), fraction(1e-5), fraction(1.0), fraction(0.99999)
@@ -93,7 +117,7 @@ def fraction(value):
     return _probability(value, 4)
 
 
-def p_value(value):
+def p_value(value: float | None) -> str:
     """A p-value with three decimals, by the same rule as percent(): 0.046, 1.23 × 10⁻⁵, 1.
 
     >>> p_value(0.0462), p_value(1.234e-5), p_value(1.0), p_value(None)
@@ -102,7 +126,7 @@ def p_value(value):
     return _probability(value, 3)
 
 
-def _probability(value, places):
+def _probability(value: float | None, places: int) -> str:
     """A probability as a decimal with `places` places, by decimal()'s rule; 0 and 1 exactly as "0" and "1"."""
     if value is None:
         return "—"
@@ -112,7 +136,7 @@ def _probability(value, places):
     return "≈ 1" if text is None else text
 
 
-def points(value, signed=True, unit="pts"):
+def points(value: float | None, signed: bool = True, unit: str = "pts") -> str:
     """A difference of probabilities in percentage points, by the same rule as percent().
 
     >>> points(1 / 6), points(-0.0299), points(2e-7), points(0.0052, signed=False), points(0.0)
@@ -124,7 +148,7 @@ def points(value, signed=True, unit="pts"):
     return f"{sign}{decimal(abs(value) * 100, 2)} {unit}"
 
 
-def axis_ticks(values):
+def axis_ticks(values: Sequence[float]) -> list[str]:
     """Labels for the ticks of one axis, all in one style: with thousands separators while the
     widest is short (below a million), else every power of ten as 10ⁿ (1 is 10⁰).
 
@@ -137,7 +161,7 @@ def axis_ticks(values):
     return ["10" + str(power).translate(SUPERSCRIPT) for power in powers]
 
 
-def _power_of_ten(value):
+def _power_of_ten(value: float) -> int | None:
     """p when value == 10**p for a whole p >= 0, else None."""
     if value < 1 or value != int(value):
         return None
@@ -145,21 +169,84 @@ def _power_of_ten(value):
     return power if value == 10**power else None
 
 
-def full(value):
+def full(value: float | None) -> str:
     """All seventeen significant digits, for copying."""
     return "—" if value is None else repr(float(value))
 
 
-def plural(count, noun):
+def plural(count: int, noun: str) -> str:
     """'1 problem', '2 problems', '1,000 samples'."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-def agree(count, one, many):
+def agree(count: int, one: str, many: str) -> str:
     """The verb form that agrees with count: agree(1, "passes", "pass") is 'passes'."""
     return one if count == 1 else many
 
 
-def count(value):
+def count(value: int) -> str:
     """A whole number with thousands separators."""
     return f"{value:,}"
+
+
+@dataclass(frozen=True)
+class Notation:
+    """How one output writes a table's cells."""
+    ascii: bool = False            # 3.77e-21 rather than 3.77 × 10⁻²¹: terminals, Markdown, LaTeX
+    unit_in_header: bool = False   # "pass@k (%)" over 91.67, rather than 91.67% in each cell
+    exact: bool = False            # every digit (repr), for programs that read the numbers back
+    interval: str = "{} – {}"      # how an interval's two ends are joined
+    missing: str | None = "—"      # a value there is none of (None: the table's writer chooses)
+    thousands: bool = True         # 1,000 rather than 1000
+    formula_safe: bool = False     # text that a spreadsheet would run as a formula gets a leading '
+
+
+def probability(value: float | None, notation: Notation) -> str | None:
+    """A probability as the notation writes it: 91.67%, 91.67 (unit in the header) or 0.9166666666666666.
+
+    >>> probability(11 / 12, Notation()), probability(11 / 12, Notation(unit_in_header=True))
+    ('91.67%', '91.67')
+    """
+    if value is None:
+        return notation.missing
+    if notation.exact:
+        return repr(float(value))
+    if notation.unit_in_header:
+        return percent_figure(value)
+    return percent(value, ascii=notation.ascii)
+
+
+def interval(bounds: tuple[float, float] | None, notation: Notation) -> str | None:
+    """An interval's two ends as probabilities, joined as the notation joins them.
+
+    >>> interval((0.1, 0.25), Notation()), interval((0.1, 0.25), Notation(interval="[{}, {}]"))
+    ('10.00% – 25.00%', '[10.00%, 25.00%]')
+    """
+    if not bounds:
+        return notation.missing
+    return notation.interval.format(*(probability(bound, notation) for bound in bounds))
+
+
+def whole(value: int | None, notation: Notation) -> str | None:
+    """A whole number, with thousands separators where the notation has them.
+
+    >>> whole(1000, Notation()), whole(1000, Notation(thousands=False))
+    ('1,000', '1000')
+    """
+    if value is None:
+        return notation.missing
+    return f"{value:,}" if notation.thousands else str(value)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def label(value: str | None, notation: Notation) -> str | None:
+    """Text as it is (a task id, a status, a note); a leading ' keeps a spreadsheet from running it as a formula.
+
+    >>> label("=1+1", Notation(formula_safe=True)), label("HumanEval/0", Notation())
+    ("'=1+1", 'HumanEval/0')
+    """
+    if value is None:
+        return notation.missing
+    return "'" + value if notation.formula_safe and value[:1] in FORMULA_STARTS else value

@@ -18,6 +18,7 @@ from functools import cached_property
 
 from passk.benchmark import compare, summarize
 from passk.calculator import printable
+from passk.columns import CSV, NOTATIONS, PER_K_COLUMNS, PROBLEM_COLUMNS, shown_in
 from passk.formats import (FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
                            read_files, source_of)
 from passk.limits import MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError, check_cells, check_distinct, download_too_large
@@ -274,7 +275,7 @@ def check_download(problems, ks):
 
 
 def per_problem_csv(summary):
-    """The per-problem table as CSV: task_id, n, c, status, pass@k for each k."""
+    """The per-problem table as CSV: task_id, n, c, status, then pass@k for each k and pass^k for each k."""
     return "".join(per_problem_csv_chunks(summary))
 
 
@@ -282,12 +283,16 @@ def per_problem_csv_chunks(summary, rows=ROWS_PER_CHUNK):
     """per_problem_csv in pieces of `rows` problems each, for a download that streams."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["task_id", "n", "c", "status", *(f"pass@{k}" for k in summary.ks)])
+    problem_columns, per_k_columns = shown_in(CSV, PROBLEM_COLUMNS), shown_in(CSV, PER_K_COLUMNS)
+    writer.writerow([*(column.header for column in problem_columns),
+                     *(column.heading_at(k) for column in per_k_columns for k in summary.ks)])
+    notation = NOTATIONS[CSV]
+    fixed = [(column.name, column.format) for column in problem_columns]
+    per_k = [(column.name, str(k), column.format) for column in per_k_columns for k in summary.ks]
     for start in range(0, len(summary.problems), rows):
         for row in summary.per_problem_rows(stop=start + rows, start=start):
-            values = [row["pass_at_k"][str(k)] for k in summary.ks]
-            writer.writerow([_safe_cell(row["task_id"]), row["n"], row["c"], row["status"],
-                             *("" if value is None else repr(value) for value in values)])
+            writer.writerow([write(row[name], notation) for name, write in fixed] +
+                            [write(row[name][k], notation) for name, k, write in per_k])
         yield out.getvalue()
         out.seek(0)
         out.truncate()
@@ -307,11 +312,6 @@ def json_chunks(report, rows=ROWS_PER_CHUNK):
                 map(json.dumps, report.summary.per_problem_rows(stop=start + rows, start=start)))
         yield "]"
     yield "}"
-
-
-def _safe_cell(text):
-    """Keep spreadsheet programs from running a task id as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None, None), limited=False,

@@ -12,6 +12,7 @@ import pytest
 
 import passk
 from passk import __main__ as cli
+from passk import paper
 from passk.__main__ import main
 from passk.display import percent
 
@@ -150,7 +151,8 @@ def percents(row):
     def points(value):
         return None if value is None else round(100 * value, 2)
     interval = [points(bound) for bound in row["ci95"]] if row["ci95"] else None
-    return [row["k"], points(row["pass_at_k"]), points(row["se"]), interval, points(row["se_fixed"])]
+    return [row["k"], points(row["pass_at_k"]), points(row["se"]), interval, points(row["se_fixed"]),
+            points(row["pass_hat_k"])]
 
 
 def approx_cells(cells):
@@ -173,11 +175,11 @@ def test_markdown_table_holds_the_json_numbers(tmp_path, capsys):
     answer = json_answer(capsys, path, "-k", "1,2,5,20")
     assert main([path, "-k", "1,2,5,20", "--markdown"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "| k | pass@k (%) | SE (%) | 95% interval (%) | SE fixed (%) |"
-    assert lines[1] == "| ---: | ---: | ---: | :---: | ---: |"
+    assert lines[0] == "| k | pass@k (%) | ± SE (%) | 95% interval (%) | SE fixed (%) | pass^k (%) |"
+    assert lines[1] == "| ---: | ---: | ---: | :---: | ---: | ---: |"
     rows = [[cell_value(cell, "—") for cell in line.strip("|").split(" | ")] for line in lines[2:]]
     assert rows == [approx_cells(percents(row)) for row in answer["results"]]
-    assert rows[0][1] == 26.67 and rows[-1] == [20, None, None, None, None]   # pass@20 is undefined: n = 10
+    assert rows[0][1] == 26.67 and rows[-1] == [20, None, None, None, None, None]   # pass@20 is undefined: n = 10
 
 
 def test_latex_tabular_holds_the_json_numbers(tmp_path, capsys):
@@ -186,8 +188,9 @@ def test_latex_tabular_holds_the_json_numbers(tmp_path, capsys):
     assert main([path, "-k", "1,2,5,20", "--latex"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("% passk ") and r"\usepackage{booktabs}" in lines[0]
-    assert lines[1:5] == [r"\begin{tabular}{rrrcr}", r"\toprule",
-                          r"k & pass@k (\%) & SE (\%) & 95\% interval (\%) & SE fixed (\%) \\", r"\midrule"]
+    assert lines[1:5] == [r"\begin{tabular}{rrrcrr}", r"\toprule",
+                          r"k & pass@k (\%) & $\pm$ SE (\%) & 95\% interval (\%) & SE fixed (\%) & "
+                          r"pass\textasciicircum{}k (\%) \\", r"\midrule"]
     assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
     body = lines[5:-2]
     assert all(line.endswith(r" \\") for line in body)
@@ -201,11 +204,12 @@ def test_evalplus_paper_tables_have_a_row_per_suite_and_k(tmp_path, capsys):
         "B": [{"base_status": "fail", "plus_status": "fail"}, {"base_status": "pass", "plus_status": "fail"}]}}),
         name="eval_results.json")
     assert main([path, "-k", "1", "--markdown"]) == 0
-    assert capsys.readouterr().out.splitlines()[2:] == ["| plus | 1 | 25.00 | 25.00 | [1.14e-71, 100.00] | 18.54 |",
-                                                         "| base | 1 | 75.00 | 25.00 | [4.85e-23, 100.00] | 18.54 |"]
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "| plus | 1 | 25.00 | 25.00 | [1.14e-71, 100.00] | 18.54 | 25.00 |",
+        "| base | 1 | 75.00 | 25.00 | [4.85e-23, 100.00] | 18.54 | 75.00 |"]
     assert main([path, "-k", "1", "--latex", "--suite", "base"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == r"\begin{tabular}{lrrrcr}" and lines[3].startswith("Suite & k & ")
+    assert lines[1] == r"\begin{tabular}{lrrrcrr}" and lines[3].startswith("Suite & k & ")
     assert [line.split(" & ")[:3] for line in lines[5:7]] == [["base", "1", "75.00"], ["plus", "1", "25.00"]]
 
 
@@ -217,8 +221,8 @@ def test_evalplus_paper_tables_have_a_row_per_suite_and_k(tmp_path, capsys):
     ("a|b *c* `d`", "a|b *c* `d`", r"a\|b \*c\* \`d\`"),
 ])
 def test_paper_tables_escape_their_text(text, latex, markdown):
-    assert text.translate(cli.LATEX_SPECIAL) == latex
-    assert text.translate(cli.MARKDOWN_SPECIAL) == markdown
+    assert text.translate(paper.LATEX_SPECIAL) == latex
+    assert text.translate(paper.MARKDOWN_SPECIAL) == markdown
 
 
 def test_warnings_go_to_standard_error_and_leave_the_output_clean(tmp_path, capsys):
@@ -236,7 +240,7 @@ def test_warnings_go_to_standard_error_and_leave_the_output_clean(tmp_path, caps
 def test_undefined_k_is_explained_on_standard_error_for_paper_tables(tmp_path, capsys):
     assert main([write_results(tmp_path), "-k", "1,20", "--markdown"]) == 0
     out, err = capsys.readouterr()
-    assert "| 20 | — | — | — | — |" in out
+    assert "| 20 | — | — | — | — | — |" in out
     assert err.startswith("passk: warning: pass@20 is undefined: all 3 problems have fewer than 20 samples")
 
 
@@ -416,8 +420,8 @@ def test_paper_tables_never_print_a_tiny_value_as_zero(tmp_path, capsys):
     path.write_text("task_id,n,c\na,1000000,1\nb,1000000,1\n")
     assert main([str(path), "-k", "1", "--markdown"]) == 0
     assert "| 1 | 1.00e-04 |" in capsys.readouterr().out
-    from passk.paper import points
-    assert points(1 - 1e-7) == "99.99999" and points(0.0) == "0.00"
+    from passk.display import percent_figure
+    assert percent_figure(1 - 1e-7) == "99.99999" and percent_figure(0.0) == "0.00"
 
 
 def test_the_table_gives_pass_hat_k_and_what_retries_buy(capsys):
