@@ -19,8 +19,8 @@ import time
 
 from passk import __version__
 from passk.benchmark import DEFAULT_KS, parse_ks
-from passk.columns import RESULT_COLUMNS, TERMINAL, cells, headings
-from passk.display import decimal, percent, plural
+from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
+from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
 from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, option_value, points, top_pair_plan
@@ -330,58 +330,29 @@ def read_runs(paths, ks, fmt, suite, terminal=None):
                             ks, fmt, suite or "plus", suite_chosen=suite is not None)
 
 
-RANK_HEADER = ["rank", "run", "pass@k", "± SE", "95% interval", "group"]
-PAIR_HEADER = ["a", "b", "paired", "a - b", "± SE", "95% interval", "p", "p (Holm)", "only in a", "only in b"]
-
-
 def ranking_text(ranking):
-    """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value."""
+    """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value
+    (passk.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows)."""
     parts = []
     for row in ranking.results:
-        ranked = [[f"{place}" if entry.pass_at_k is not None else "—", entry.name,
-                   percent(entry.pass_at_k, ascii=True), percent(entry.se, ascii=True),
-                   _interval_text(entry.ci95, percent), entry.group or "—"]
-                  for place, entry in enumerate(row.ranking, 1)]
-        pairs = [[pair.a, pair.b, f"{pair.paired:,}", _points_text(pair.difference), _points_text(pair.se, False),
-                  _interval_text(pair.ci95, _points_text), _p_text(pair.p_value), _p_text(pair.p_holm),
-                  f"{len(pair.only_in_a):,}", f"{len(pair.only_in_b):,}"] for pair in row.pairs]
+        ranked = [cells(entry, TERMINAL, RANK_COLUMNS) for entry in row.ranking]
+        pairs = [cells(pair, TERMINAL, PAIR_COLUMNS) for pair in row.pairs]
         defined = sum(pair.p_value is not None for pair in row.pairs)
-        parts += [f"pass@{row.k:,}", *_columns(RANK_HEADER, ranked, left=2),
+        parts += [f"pass@{row.k:,}", *_columns(headings(TERMINAL, RANK_COLUMNS), ranked, left=2),
                   *[f"  note: {entry.name}: {entry.reason}" for entry in row.ranking if entry.reason],
                   "", f"pairs at k = {row.k:,} (a - b on the problems both have; p-values Holm-adjusted over "
                       f"{plural(defined, 'pair')}; runs sharing a group letter are not told apart at 5%)",
-                  *_columns(PAIR_HEADER, pairs, left=2),
+                  *_columns(headings(TERMINAL, PAIR_COLUMNS), pairs, left=2),
                   *[f"  note: {pair.a} vs {pair.b}: {pair.reason}" for pair in row.pairs if pair.reason], ""]
     return "\n".join(parts).rstrip()
 
 
 def _columns(header, rows, left):
     """Lines of a table: the first `left` columns left-aligned, the rest right-aligned, each as wide as needed."""
-    widths = [max(len(cells[column]) for cells in [header, *rows]) for column in range(len(header))]
+    widths = [max(map(len, column)) for column in zip(header, *rows)]
     return ["  ".join(cell.ljust(width) if column < left else cell.rjust(width)
-                      for column, (cell, width) in enumerate(zip(cells, widths))).rstrip()
-            for cells in [header, *rows]]
-
-
-def _interval_text(interval, form):
-    return f"[{form(interval[0])}, {form(interval[1])}]" if interval else "—"
-
-
-def _points_text(value, signed=True):
-    """A difference in percentage points for the terminal: +1.23 pts, -0.50 pts."""
-    if value is None:
-        return "—"
-    sign = ("-" if value < 0 else "+" if value > 0 else "") if signed else ""
-    return f"{sign}{decimal(abs(value) * 100, 2, ascii=True)} pts"
-
-
-def _p_text(value):
-    """A p-value as the pages write it, with the ASCII scientific form."""
-    if value is None:
-        return "—"
-    if value == 0 or value == 1:
-        return f"{value:.0f}"
-    return decimal(value, 3, top=1, ascii=True) or "~ 1"
+                      for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
+            for row in [header, *rows]]
 
 
 def planning_text(plans, difference):

@@ -1,18 +1,20 @@
 """The columns of a benchmark's results, described once; every table and answer renders from them.
 
-A Column is one statistic of a results row (passk.benchmark.KResult: one k) or
-of a problem's row: its JSON key, its header, its unit, how passk.display
-writes it, and which outputs show it. The page's table, the terminal's, the
-Markdown and LaTeX tables, the per-problem CSV and the JSON answer each take
-the columns shown in them, in the order given here. Adding a statistic is one
-Column here and the computation of its value.
+A Column is one statistic of a row: a results row (passk.benchmark.KResult,
+one k), a problem's row, or a ranking's (a run, a pair of runs). It holds the
+JSON key, the header, the unit, how passk.display writes it, and which
+outputs show it. The page's table, the terminal's, the Markdown and LaTeX
+tables, the per-problem CSV and the JSON answers each take the columns shown
+in them, in the order given here. Adding a statistic is one Column here and
+the computation of its value.
 """
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from passk.display import Notation, interval, label, probability, whole
+from passk.display import (Notation, difference, difference_interval, interval, label, probability, significance,
+                           spread, tally, whole)
 
 HTML, TERMINAL, MARKDOWN, LATEX, CSV, JSON = "html", "terminal", "markdown", "latex", "csv", "json"
 OUTPUTS = (HTML, TERMINAL, MARKDOWN, LATEX, CSV, JSON)
@@ -127,4 +129,30 @@ PROBLEM_COLUMNS = (
 PER_K_COLUMNS = (
     Column("pass_at_k", "pass@k", "", probability, _PER_PROBLEM, "per_problem_pass_at_k"),
     Column("pass_hat_k", "pass^k", "", probability, _PER_PROBLEM, "per_problem_pass_hat_k"),
+)
+
+# Several runs ranked at one k (passk.ranking): a run's row (RunRank), then a pair's (PairResult); JSON keys in order.
+_RANKING = frozenset({TERMINAL, JSON})
+RANK_COLUMNS = (
+    Column("place", "rank", "", whole, frozenset({TERMINAL})),
+    Column("name", "run", "", label, _RANKING),
+    Column("pass_at_k", "pass@k", "%", probability, _RANKING),
+    Column("se", "± SE", "%", probability, _RANKING),
+    Column("ci95", "95% interval", "%", interval, _RANKING),
+    Column("group", "group", "", label, _RANKING),
+    Column("reason", "note", "", label, frozenset({JSON})),
+)
+PAIR_COLUMNS = (
+    Column("a", "a", "", label, _RANKING),
+    Column("b", "b", "", label, _RANKING),
+    Column("paired", "paired", "", whole, _RANKING),
+    Column("difference", "a - b", "pts", difference, _RANKING),
+    Column("se", "± SE", "pts", spread, _RANKING),
+    Column("ci95", "95% interval", "pts", difference_interval, _RANKING),
+    Column("p_value", "p", "", significance, _RANKING),
+    Column("p_holm", "p (Holm)", "", significance, _RANKING),
+    Column("test", "test", "", label, frozenset({JSON})),
+    Column("reason", "note", "", label, frozenset({JSON})),
+    Column("only_in_a", "only in a", "", tally, _RANKING),
+    Column("only_in_b", "only in b", "", tally, _RANKING),
 )

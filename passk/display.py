@@ -117,35 +117,38 @@ def fraction(value: float | None) -> str:
     return _probability(value, 4)
 
 
-def p_value(value: float | None) -> str:
+def p_value(value: float | None, ascii: bool = False) -> str:
     """A p-value with three decimals, by the same rule as percent(): 0.046, 1.23 × 10⁻⁵, 1.
 
-    >>> p_value(0.0462), p_value(1.234e-5), p_value(1.0), p_value(None)
-    ('0.046', '1.23 × 10⁻⁵', '1', '—')
+    >>> p_value(0.0462), p_value(1.234e-5), p_value(1.0), p_value(None), p_value(1.234e-5, ascii=True)
+    ('0.046', '1.23 × 10⁻⁵', '1', '—', '1.23e-05')
     """
-    return _probability(value, 3)
+    return _probability(value, 3, ascii)
 
 
-def _probability(value: float | None, places: int) -> str:
+def _probability(value: float | None, places: int, ascii: bool = False) -> str:
     """A probability as a decimal with `places` places, by decimal()'s rule; 0 and 1 exactly as "0" and "1"."""
     if value is None:
         return "—"
     if value == 0 or value == 1:
         return f"{value:.0f}"
-    text = decimal(value, places, top=1)
-    return "≈ 1" if text is None else text
+    text = decimal(value, places, top=1, ascii=ascii)
+    return ("~ 1" if ascii else "≈ 1") if text is None else text
 
 
-def points(value: float | None, signed: bool = True, unit: str = "pts") -> str:
+def points(value: float | None, signed: bool = True, unit: str = "pts", ascii: bool = False) -> str:
     """A difference of probabilities in percentage points, by the same rule as percent().
 
     >>> points(1 / 6), points(-0.0299), points(2e-7), points(0.0052, signed=False), points(0.0)
     ('+16.67 pts', '−2.99 pts', '+2.00 × 10⁻⁵ pts', '0.52 pts', '0 pts')
+    >>> points(-2e-7, ascii=True), points(0.0052, unit="")
+    ('-2.00e-05 pts', '+0.52')
     """
     if value is None:
         return "—"
-    sign = ("−" if value < 0 else "+" if value > 0 else "") if signed else ("−" if value < 0 else "")
-    return f"{sign}{decimal(abs(value) * 100, 2)} {unit}"
+    minus = "-" if ascii else "−"
+    sign = (minus if value < 0 else "+" if value > 0 else "") if signed else (minus if value < 0 else "")
+    return f"{sign}{decimal(abs(value) * 100, 2, ascii=ascii)} {unit}".rstrip()
 
 
 def axis_ticks(values: Sequence[float]) -> list[str]:
@@ -244,9 +247,52 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def label(value: str | None, notation: Notation) -> str | None:
     """Text as it is (a task id, a status, a note); a leading ' keeps a spreadsheet from running it as a formula.
 
-    >>> label("=1+1", Notation(formula_safe=True)), label("HumanEval/0", Notation())
-    ("'=1+1", 'HumanEval/0')
+    >>> label("=1+1", Notation(formula_safe=True)), label("HumanEval/0", Notation()), label("", Notation())
+    ("'=1+1", 'HumanEval/0', '—')
+    """
+    if not value:
+        return notation.missing
+    return "'" + value if notation.formula_safe and value[:1] in FORMULA_STARTS else value
+
+
+def difference(value: float | None, notation: Notation) -> str | None:
+    """A difference of probabilities in signed percentage points: +16.67 pts (+16.67 under a header in pts).
+
+    >>> difference(-0.0299, Notation()), difference(-0.0299, Notation(ascii=True, unit_in_header=True))
+    ('−2.99 pts', '-2.99')
     """
     if value is None:
         return notation.missing
-    return "'" + value if notation.formula_safe and value[:1] in FORMULA_STARTS else value
+    return points(value, unit="" if notation.unit_in_header else "pts", ascii=notation.ascii)
+
+
+def spread(value: float | None, notation: Notation) -> str | None:
+    """A standard error of a difference, in percentage points without a sign: 15.55 pts."""
+    if value is None:
+        return notation.missing
+    return points(value, signed=False, unit="" if notation.unit_in_header else "pts", ascii=notation.ascii)
+
+
+def difference_interval(bounds: tuple[float, float] | None, notation: Notation) -> str | None:
+    """An interval of a difference, its ends in signed percentage points.
+
+    >>> difference_interval((-0.5891, 0.6664), Notation(ascii=True, interval="[{}, {}]"))
+    '[-58.91 pts, +66.64 pts]'
+    """
+    if not bounds:
+        return notation.missing
+    return notation.interval.format(*(difference(bound, notation) for bound in bounds))
+
+
+def significance(value: float | None, notation: Notation) -> str | None:
+    """A p-value by p_value()'s rule, in the notation's characters."""
+    if value is None:
+        return notation.missing
+    return p_value(value, ascii=notation.ascii)
+
+
+def tally(values: Sequence[object] | None, notation: Notation) -> str | None:
+    """How many values a list holds (the task ids left out of a pair), as whole() writes it."""
+    if values is None:
+        return notation.missing
+    return whole(len(values), notation)

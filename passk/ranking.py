@@ -26,8 +26,10 @@ Runs are [(name, problems)]. For each k:
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import ascii_lowercase
+from typing import Any
 
 from passk.benchmark import DEFAULT_KS, PairedRun, _checked_ks, compare_runs, summarize
+from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, json_row
 from passk.display import plural
 
 ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment
@@ -43,10 +45,11 @@ class RunRank:
     ci95: tuple[float, float] | None
     group: str          # letters; "" when pass@k is undefined
     reason: str | None
+    place: int | None = None   # 1 for the best; None when pass@k is undefined
 
-    def to_json(self):
-        return {"name": self.name, "pass_at_k": self.pass_at_k, "se": self.se,
-                "ci95": list(self.ci95) if self.ci95 else None, "group": self.group, "reason": self.reason}
+    def to_json(self) -> dict[str, Any]:
+        """This run's row in the API's answer: passk.columns.RANK_COLUMNS' JSON keys, in their order."""
+        return json_row(self, RANK_COLUMNS)
 
 
 @dataclass
@@ -65,11 +68,9 @@ class PairResult:
     only_in_a: list[str]
     only_in_b: list[str]
 
-    def to_json(self):
-        return {"a": self.a, "b": self.b, "paired": self.paired, "difference": self.difference, "se": self.se,
-                "ci95": list(self.ci95) if self.ci95 else None, "p_value": self.p_value, "p_holm": self.p_holm,
-                "test": self.test, "reason": self.reason,
-                "only_in_a": list(self.only_in_a), "only_in_b": list(self.only_in_b)}
+    def to_json(self) -> dict[str, Any]:
+        """This pair's row in the API's answer: passk.columns.PAIR_COLUMNS' JSON keys, in their order."""
+        return json_row(self, PAIR_COLUMNS)
 
 
 @dataclass
@@ -184,8 +185,9 @@ def _k_ranking(k, index, names, summaries, comparisons):
     different = {frozenset({pair.a, pair.b}) for pair in pairs
                  if pair.p_holm is not None and pair.p_holm < ALPHA and pair.a in defined and pair.b in defined}
     groups = letter_groups(order, different)
+    places = {name: place for place, name in enumerate(order, 1)}
     ranking = [RunRank(name, rows[name].pass_at_k, rows[name].se, rows[name].ci95, groups.get(name, ""),
-                       rows[name].reason)
+                       rows[name].reason, places.get(name))
                for name in order + [name for name in names if name not in groups]]
     return KRanking(k, ranking, pairs)
 

@@ -8,8 +8,10 @@ import pytest
 from passk import columns, paper
 from passk.__main__ import results_lines
 from passk.benchmark import KResult, summarize
-from passk.columns import PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row, shown_in
+from passk.columns import (PAIR_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column,
+                           json_row, shown_in)
 from passk.formats import Problem
+from passk.ranking import rank_runs
 from passk.report import Report, per_problem_csv
 
 API_KEYS = ["k", "pass_at_k", "se", "ci95", "se_fixed", "ci95_fixed", "coverage_note", "reason", "pass_hat_k",
@@ -128,3 +130,26 @@ def test_html_table_has_a_header_per_column_and_an_undefined_k_spans_the_rest(cl
     assert f'<td colspan="{len(headers) - 1}" class="undefined">pass@5 is undefined' in table
     hat_table = re.search(r'<table id="pass-hat-table".*?</table>', html, re.S).group(0)
     assert re.findall(r'<th scope="col">(.*?)</th>', hat_table)[1] == "pass^k"
+
+
+def test_a_ranking_keeps_its_api_keys_and_the_terminal_its_headers():
+    ranking = rank_runs([("strong", PROBLEMS), ("weak", [Problem("A", 10, 1), Problem("B", 10, 0)])], [1, 5])
+    run, pair = ranking.results[0].ranking[0], ranking.results[0].pairs[0]
+    assert list(run.to_json()) == ["name", "pass_at_k", "se", "ci95", "group", "reason"]
+    assert list(pair.to_json()) == ["a", "b", "paired", "difference", "se", "ci95", "p_value", "p_holm", "test",
+                                    "reason", "only_in_a", "only_in_b"]
+    assert pair.to_json()["only_in_a"] == ["C", "=D"] and isinstance(run.to_json()["ci95"], list)
+    assert columns.headings("terminal", RANK_COLUMNS) == ["rank", "run", "pass@k", "± SE", "95% interval", "group"]
+    assert columns.headings("terminal", PAIR_COLUMNS)[3:6] == ["a - b", "± SE", "95% interval"]
+
+
+def test_a_ranking_row_in_the_terminal_is_ascii_and_says_where_nothing_is_defined():
+    ranking = rank_runs([("strong", PROBLEMS), ("weak", [Problem("A", 10, 1), Problem("B", 10, 0)])], [1, 5])
+    best = columns.cells(ranking.results[0].ranking[0], "terminal", RANK_COLUMNS)
+    assert best[:3] == ["1", "strong", "45.00%"] and best[-1] == "a"
+    pair = columns.cells(ranking.results[0].pairs[0], "terminal", PAIR_COLUMNS)
+    assert pair[:4] == ["strong", "weak", "2", "+10.00 pts"] and pair[-2:] == ["2", "0"]
+    assert re.fullmatch(r"\[-?\+?\d+\.\d\d pts, \+\d+\.\d\d pts\]", pair[5])
+    strong = next(entry for entry in ranking.results[1].ranking if entry.name == "strong")   # n = 4 < 5
+    undefined = columns.cells(strong, "terminal", RANK_COLUMNS)
+    assert undefined[1] == "strong" and set(undefined) - {"strong"} == {"—"}
