@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from passk.columns import PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row, shown_in
+from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
+                           shown_in)
 from passk.display import agree, plural
 from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.intervals import PairedDifference, fixed_interval, fixed_note, population_interval, population_note
@@ -474,10 +475,9 @@ class KComparison:
     test: str | None = None   # how the p-value and interval were found: "mover" (the trinomial interval of
                               # passk.intervals, and the p-value it inverts to)
 
-    def to_json(self):
-        return {"k": self.k, "a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
-                "ci95": list(self.ci95) if self.ci95 else None, "p_value": self.p_value, "test": self.test,
-                "reason": self.reason}
+    def to_json(self) -> dict[str, Any]:
+        """This k in the POST /api/v1/compare answer: passk.columns.COMPARISON_COLUMNS' JSON keys, in order."""
+        return json_row(self, COMPARISON_COLUMNS)
 
 
 @dataclass

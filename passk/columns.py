@@ -131,6 +131,20 @@ PER_K_COLUMNS = (
     Column("pass_hat_k", "pass^k", "", probability, _PER_PROBLEM, "per_problem_pass_hat_k"),
 )
 
+# Two runs paired at one k (passk.benchmark.KComparison), run A minus run B; the JSON keys in their order.
+# (The compare page writes its own table: templates/compare.html.)
+COMPARISON_COLUMNS = (
+    Column("k", "k", "", whole, frozenset({JSON})),
+    Column("a", "A", "%", probability, frozenset({JSON})),
+    Column("b", "B", "%", probability, frozenset({JSON})),
+    Column("difference", "A − B", "pts", difference, frozenset({JSON})),
+    Column("se", "± SE", "pts", spread, frozenset({JSON})),
+    Column("ci95", "95% interval", "pts", difference_interval, frozenset({JSON})),
+    Column("p_value", "p-value", "", significance, frozenset({JSON})),
+    Column("test", "test", "", label, frozenset({JSON})),
+    Column("reason", "note", "", label, frozenset({JSON})),
+)
+
 # Several runs ranked at one k (passk.ranking): a run's row (RunRank), then a pair's (PairResult); JSON keys in order.
 _RANKING = frozenset({TERMINAL, JSON})
 RANK_COLUMNS = (

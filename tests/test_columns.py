@@ -7,7 +7,7 @@ import pytest
 
 from passk import columns, paper
 from passk.__main__ import results_lines
-from passk.benchmark import KResult, summarize
+from passk.benchmark import KResult, compare, summarize
 from passk.columns import (PAIR_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column,
                            json_row, shown_in)
 from passk.formats import Problem
@@ -153,3 +153,10 @@ def test_a_ranking_row_in_the_terminal_is_ascii_and_says_where_nothing_is_define
     strong = next(entry for entry in ranking.results[1].ranking if entry.name == "strong")   # n = 4 < 5
     undefined = columns.cells(strong, "terminal", RANK_COLUMNS)
     assert undefined[1] == "strong" and set(undefined) - {"strong"} == {"—"}
+
+
+def test_a_two_run_comparison_keeps_its_api_keys():
+    comparison = compare(PROBLEMS, [Problem("A", 10, 1), Problem("B", 10, 0)], [1])
+    row = comparison.results[0].to_json()
+    assert list(row) == ["k", "a", "b", "difference", "se", "ci95", "p_value", "test", "reason"]
+    assert row["difference"] == pytest.approx(0.1) and isinstance(row["ci95"], list)
