@@ -16,9 +16,10 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Sequence
 
 from passk import __version__
-from passk.benchmark import DEFAULT_KS, parse_ks
+from passk.benchmark import DEFAULT_KS, KResult, parse_ks
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
@@ -229,15 +230,15 @@ def table(summary, format_name):
     return "\n".join(lines + results_lines(summary.results))
 
 
-def results_lines(results):
+def results_lines(results: Sequence[KResult]) -> list[str]:
     """The results under their header (passk.columns' terminal columns), right-aligned, each column as wide
     as its widest cell; an undefined k is followed by why, and a note goes under its row."""
     header = headings(TERMINAL, RESULT_COLUMNS)
     rows = [cells(result, TERMINAL, RESULT_COLUMNS) for result in results]
     widths = [max(map(len, column)) for column in zip(header, *rows)]
 
-    def line(row):
-        return "  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip()
+    def line(row: Sequence[str | None]) -> str:
+        return "  ".join(str(cell).rjust(width) for cell, width in zip(row, widths)).rstrip()
     lines = [line(header)]
     for result, row in zip(results, rows):
         if result.pass_at_k is None:

@@ -114,7 +114,7 @@ class Summary:
                 "retries": self.retries}
 
 
-def _problem_cells(problem):
+def _problem_cells(problem: Any) -> tuple[str, int, int, str]:
     """A problem's values of passk.columns.PROBLEM_COLUMNS: its task id, n, c and status."""
     return problem.task_id, problem.n, problem.c, status(problem.n, problem.c)
 

@@ -4,9 +4,19 @@ One place writes the cells, so the command line's --markdown and --latex
 tables and the rows the pages offer to copy hold the same text.
 """
 
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from passk import __version__
-from passk.columns import LATEX, MARKDOWN, RESULT_COLUMNS, cells, headings, shown_in
+from passk.columns import LATEX, MARKDOWN, RESULT_COLUMNS, Column, cells, headings, shown_in
 from passk.display import interval, label
+
+if TYPE_CHECKING:   # only for the annotations: passk.report reads the input, which this module never does
+    from passk.benchmark import Summary
+    from passk.calculator import Calculation
+    from passk.report import Report
+
+Cells = list[str | None]
 
 # What the pages offer to copy: for a benchmark, a row per k with its interval; for one problem, its k.
 INTERVAL_COLUMNS = tuple(column for column in RESULT_COLUMNS if column.name in ("k", "pass_at_k", "ci95"))
@@ -15,12 +25,13 @@ SUITE = "Suite"
 ALIGNMENT = {label: "l", interval: "c"}   # by a column's formatter; numbers are right-aligned
 
 
-def suites(report):
+def suites(report: "Report") -> list[tuple[str | None, "Summary"]]:
     """[(suite name or None, Summary)]: the chosen suite first, then for EvalPlus the other."""
     return [(report.suite, report.summary), *report.other_suites.items()]
 
 
-def paper_rows(report, output=MARKDOWN, columns=RESULT_COLUMNS):
+def paper_rows(report: "Report", output: str = MARKDOWN,
+               columns: Iterable[Column] = RESULT_COLUMNS) -> tuple[list[str], list[Cells]]:
     """(header, rows) of a paper table (output MARKDOWN or LATEX): a row per suite and k, None where undefined.
 
     The columns are those of passk.columns the output shows, after a Suite column when the report has suites.
@@ -31,23 +42,23 @@ def paper_rows(report, output=MARKDOWN, columns=RESULT_COLUMNS):
     return suite + headings(output, columns), rows
 
 
-def alignments(report, output=MARKDOWN, columns=RESULT_COLUMNS):
+def alignments(report: "Report", output: str = MARKDOWN, columns: Iterable[Column] = RESULT_COLUMNS) -> list[str]:
     """Each paper column's alignment: l for text, c for an interval, r for a number."""
     return (["l"] if _labelled(report) else []) + [ALIGNMENT.get(column.format, "r")
                                                    for column in shown_in(output, columns)]
 
 
-def _labelled(report):
+def _labelled(report: "Report") -> bool:
     """Whether the rows say which suite they are of: EvalPlus results, which have suites."""
     return bool(report.other_suites) or report.suite is not None
 
 
-def interval_rows(report):
+def interval_rows(report: "Report") -> tuple[list[str], list[Cells]]:
     """(header, rows) for the benchmark page: the paper table's suite, k, pass@k and interval columns."""
     return paper_rows(report, MARKDOWN, INTERVAL_COLUMNS)
 
 
-def calculation_rows(calc):
+def calculation_rows(calc: "Calculation") -> tuple[list[str], list[Cells]]:
     """(header, rows) for one problem: the chosen k and its pass@k."""
     return headings(MARKDOWN, CALCULATION_COLUMNS), [cells(calc, MARKDOWN, CALCULATION_COLUMNS)]
 
@@ -58,22 +69,22 @@ LATEX_SPECIAL = str.maketrans({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%"
                                "^": r"\textasciicircum{}", "±": r"$\pm$"})
 
 
-def markdown_line(cells):
+def markdown_line(cells: Sequence[str | None]) -> str:
     """| a | b |, escaped; — where a cell is undefined."""
     return "| " + " | ".join("—" if cell is None else cell.translate(MARKDOWN_SPECIAL) for cell in cells) + " |"
 
 
-def latex_line(cells):
+def latex_line(cells: Sequence[str | None]) -> str:
     r"""a & b \\, escaped; -- where a cell is undefined."""
     return " & ".join("--" if cell is None else cell.translate(LATEX_SPECIAL) for cell in cells) + r" \\"
 
 
-def markdown_rows(rows):
+def markdown_rows(rows: Iterable[Sequence[str | None]]) -> str:
     """Rows to paste into a Markdown table, one a line."""
     return "\n".join(map(markdown_line, rows))
 
 
-def latex_rows(rows):
+def latex_rows(rows: Iterable[Sequence[str | None]]) -> str:
     """Rows to paste into a LaTeX tabular, one a line."""
     return "\n".join(map(latex_line, rows))
 
@@ -81,14 +92,14 @@ def latex_rows(rows):
 MARKDOWN_RULES = {"l": "---", "c": ":---:", "r": "---:"}
 
 
-def markdown(report):
+def markdown(report: "Report") -> str:
     """The results as a GitHub-flavoured Markdown table."""
     header, rows = paper_rows(report, MARKDOWN)
     rule = "| " + " | ".join(MARKDOWN_RULES[side] for side in alignments(report, MARKDOWN)) + " |"
     return "\n".join([markdown_line(header), rule, *map(markdown_line, rows)])
 
 
-def latex(report):
+def latex(report: "Report") -> str:
     """The results as a LaTeX tabular with booktabs rules."""
     header, rows = paper_rows(report, LATEX)
     return "\n".join([r"% passk " + __version__ + r"; the rules need \usepackage{booktabs}",
