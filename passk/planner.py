@@ -596,34 +596,21 @@ LARGEST_AMOUNT = 1e12
 
 
 def option_value(name: str, text: str | None) -> float:
-    """One planning field's value from its text (see OPTIONS); ValueError naming the field otherwise."""
-    label, in_points = OPTIONS[name]
+    """One planning option's value from its text, as the command line's flags give it (see checked_option)."""
     text = (text or "").strip()
     try:
         value = float(text)
     except ValueError:
         value = math.nan
+    return checked_option(name, value, text)
+
+
+def checked_option(name: str, value: float, shown: str) -> float:
+    """One planning option's value (see OPTIONS): a target or difference in points as a fraction, an amount as it
+    is; ValueError naming the option, and showing the value as it was given (shown), outside its range."""
+    label, in_points = OPTIONS[name]
     if not (SMALLEST_POINTS <= value <= 100 if in_points else 0 < value <= LARGEST_AMOUNT):
         allowed = f"from {SMALLEST_POINTS:g} to 100" if in_points else \
             f"a number above 0, at most {LARGEST_AMOUNT:,.0f}"
-        raise ValueError(f"{label} must be {allowed}; got {text[:40]!r}.")
+        raise ValueError(f"{label} must be {allowed}; got {shown[:40]!r}.")
     return value / 100 if in_points else value
-
-
-def _options(**texts: str | None) -> dict[str, float]:
-    """{name: option_value(name, text)} for the fields that are not empty."""
-    return {name: option_value(name, text) for name, text in texts.items() if (text or "").strip()}
-
-
-def planning_options(target: str | None = "1", tokens_per_sample: str | None = "",
-                     price_per_million: str | None = "") -> dict[str, float]:
-    """plan()'s keyword arguments from form fields: the target in points, tokens per sample, price per 10^6 tokens."""
-    return _options(target=target, tokens_per_sample=tokens_per_sample, price_per_million=price_per_million)
-
-
-def comparison_options(difference: str | None = "", tokens_per_sample: str | None = "",
-                       price_per_million: str | None = "") -> dict[str, float]:
-    """comparison_plan()'s keyword arguments from form fields: the difference to detect in points, tokens per
-    sample, price per 10^6 tokens."""
-    return _options(difference=difference, tokens_per_sample=tokens_per_sample,
-                    price_per_million=price_per_million)

@@ -12,33 +12,39 @@ import csv
 import io
 import json
 import zlib
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from functools import cached_property
 
-from passk.benchmark import compare, summarize
+from passk.benchmark import Summary, compare, summarize
 from passk.calculator import printable
 from passk.columns import CSV, NOTATIONS, PER_K_COLUMNS, PROBLEM_COLUMNS, shown_in
-from passk.formats import (FORMAT_LABELS, FORMATS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
+from passk.formats import (FORMAT_LABELS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
                            read_files, source_of)
-from passk.limits import MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError, check_cells, check_distinct, download_too_large
+from passk.limits import (MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError,
+                          check_cells, check_distinct, download_too_large)
 from passk.ranking import distinct_names, rank_runs
 from passk.planner import plan
 from passk.sharing import decode_counts, encode_counts
 
-NO_INPUT = "Paste results into the box or choose a file to upload; both are empty."
 ROWS_PER_CHUNK = 2000     # per-problem rows built and sent at a time by a streamed download
 SOURCE_NAME_LIMIT = 120   # characters of a file's name kept to say where the results came from
-# The page's hidden fields that carry an uploaded file's counts into the next calculation:
-# its name, its format, and its packed task_id,n,c rows (one field per suite for EvalPlus).
-CARRIED_FIELDS = ("carried_name", "carried_format", "carried_counts", *(f"carried_{suite}" for suite in SUITES))
+
+
+class MissingCounts(FormatError):
+    """The packed counts of the suite asked for are not there; each interface says so in its own words."""
+
+
+class DamagedCounts(FormatError):
+    """Packed counts (pack_counts) that do not unpack; each interface says so in its own words."""
 
 
 @dataclass
 class Report:
     """The summary of the chosen suite and, for EvalPlus, of the other one."""
 
-    summary: object
+    summary: Summary
     format: str
     suite: str | None = None
     other_suites: dict = field(default_factory=dict)   # suite name -> Summary
@@ -50,6 +56,10 @@ class Report:
     def planner(self):
         """planner.plan for the chosen suite, with this report's planning options."""
         return plan(self.summary, **self.planning)
+
+    def with_planning(self, planning: Mapping[str, float]) -> "Report":
+        """This report with planner.plan's options (target, tokens_per_sample, price_per_million) set."""
+        return replace(self, planning=dict(planning))
 
     def to_json(self, per_problem=True):
         """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
@@ -76,15 +86,6 @@ class Report:
         """pack_counts of each suite's problems (key "" when the format has no suites); None where too large."""
         summaries = {self.suite or "": self.summary, **self.other_suites}
         return {suite: pack_counts(summary.problems) for suite, summary in summaries.items()}
-
-    def carried_fields(self):
-        """The page's hidden fields that recalculate this upload without the file; None when too large to carry."""
-        if self.source_name is None or None in self.packed.values():
-            return None
-        fields = {"carried_name": self.source_name, "carried_format": self.format}
-        fields.update((f"carried_{suite}" if suite else "carried_counts", packed)
-                      for suite, packed in self.packed.items())
-        return fields
 
 
 def _bounds(limited):
@@ -172,34 +173,32 @@ def report_from_share(counts, z, ks, suite=None):
     check_cells(len(pairs), ks)
     check_distinct(len(set(pairs)), ks)
     problems = [Problem(f"problem {index}", n, c) for index, (n, c) in enumerate(pairs, start=1)]
-    report = Report(summarize(problems, ks), "share link")
-    report.suite = suite if suite in SUITES else None
-    return report
+    return Report(summarize(problems, ks), "share link", suite=suite if suite in SUITES else None)
 
 
-def report_from_carried(carried, ks, suite=None):
-    """Recalculate an upload from the counts the page carried (see Report.carried_fields) for new ks or suite.
+def report_from_packed(packed: Mapping[str, str | None], ks, fmt, name, suite=None):
+    """Recalculate an upload from its packed counts (Report.packed) for new ks or suite, within the limits.
 
-    suite: the suite the user chose, None for the default (plus).
+    packed: suite -> pack_counts' text, under "" for a format without suites; fmt: the format it was read as;
+    name: what it was called; suite: the suite chosen, None for the default (plus). MissingCounts when the
+    suite's counts are not there, DamagedCounts when they do not unpack.
     """
-    fmt = carried.get("carried_format") if carried.get("carried_format") in FORMATS else "csv"
-    name = printable(carried.get("carried_name") or "the uploaded file", SOURCE_NAME_LIMIT)
     if fmt != "evalplus":
-        report = _report_from_packed(carried.get("carried_counts"), ks, fmt, name)
+        report = _report_from_packed(packed.get(""), ks, fmt, name)
         if suite:
             report.summary.warnings.append(suite_ignored([(None, fmt)]))
         return report
     chosen = suite or "plus"
-    present = [other for other in SUITES if carried.get(f"carried_{other}")]
+    present = [other for other in SUITES if packed.get(other)]
     if present and chosen not in present:
         raise FormatError(f"{name} has no EvalPlus {chosen} results; choose the {present[0]} suite.")
-    report = _report_from_packed(carried.get(f"carried_{chosen}"), ks, fmt, name)
+    report = _report_from_packed(packed.get(chosen), ks, fmt, name)
     report.suite = chosen
     for other in SUITES:
         if other == chosen:
             continue
-        if carried.get(f"carried_{other}"):
-            report.other_suites[other] = _report_from_packed(carried[f"carried_{other}"], ks, fmt, name).summary
+        if packed.get(other):
+            report.other_suites[other] = _report_from_packed(packed[other], ks, fmt, name).summary
         else:
             report.summary.warnings.append(f"The EvalPlus {other} suite is not in this file, so only "
                                            f"{chosen} is shown.")
@@ -209,8 +208,8 @@ def report_from_carried(carried, ks, suite=None):
 def _report_from_packed(packed, ks, fmt, name):
     """The report of one suite's packed counts, named after the file they came from."""
     if not packed:
-        raise FormatError("The page's counts for this file are missing; choose the file again.")
-    data = unpack_counts(packed, damaged=f"The page's counts for {name} are damaged; choose the file again.")
+        raise MissingCounts("The packed counts are missing.")
+    data = unpack_counts(packed)
     report = report_from_upload(lambda: io.BytesIO(data), ks, fmt="csv", limited=True)
     report.format, report.source_name, report.source = fmt, name, source_of(fmt)
     return report
@@ -231,29 +230,28 @@ def pack_counts(problems, limit=MAX_TEXT_BYTES):
     return packed if len(packed) <= limit else None
 
 
-DOWNLOAD_DAMAGED = "The download form's counts are damaged; calculate again and download from the new page."
-
-
-def unpack_counts(packed, damaged=DOWNLOAD_DAMAGED):
-    """The task_id,n,c text inside pack_counts' answer, as bytes; FormatError(damaged) when it is damaged."""
+def unpack_counts(packed):
+    """The task_id,n,c text inside pack_counts' answer, as bytes; DamagedCounts when it is damaged."""
     try:
         inflater = zlib.decompressobj()
         counts = inflater.decompress(base64.urlsafe_b64decode(packed), MAX_PROBLEMS * (4 * MAX_TASK_ID + 64))
     except (binascii.Error, zlib.error, ValueError):
         counts, inflater = None, None
     if counts is None or inflater.unconsumed_tail or not inflater.eof:
-        raise FormatError(damaged)
+        raise DamagedCounts("The packed counts are damaged.")
     return counts
 
 
-def report_from_download(packed, counts, ks):
-    """The report the page's download form describes: its packed counts, else task_id,n,c text.
+def report_from_download(packed, counts, ks, fmt="csv"):
+    """The report to download: packed counts (pack_counts; DamagedCounts when damaged), else task_id,n,c text,
+    as a report of results read as fmt.
 
     LimitError, before any pass@k is computed, when its download would pass MAX_DOWNLOAD_BYTES.
     """
     data = unpack_counts(packed) if packed else counts.encode("utf-8", "surrogatepass")
-    return report_from_files([(None, lambda: io.BytesIO(data))], ks, fmt="csv", limited=True,
-                             check=lambda problems: check_download(problems, ks))
+    report = report_from_files([(None, lambda: io.BytesIO(data))], ks, fmt="csv", limited=True,
+                               check=lambda problems: check_download(problems, ks))
+    return replace(report, format=fmt)
 
 
 DOWNLOAD_ROW_BYTES = 110     # a JSON row's keys, n, c and status, beside its task id

@@ -15,12 +15,12 @@ import re
 from collections import Counter
 from functools import lru_cache
 from html import unescape
-from urllib.parse import urlencode
 
 import pytest
 
 import passk.formats
 import passk.report
+import web.forms
 import web.inputs
 from passk.benchmark import MAX_KS, parse_ks, summarize
 from passk.formats import Problem
@@ -169,7 +169,7 @@ def test_a_form_k_of_megabytes_is_not_sent_back(app):
     html = response.get_data(as_text=True)
     assert response.status_code == 400 and MANY_KS in unescape(html)
     echoed = re.search(r'<input id="k" name="k" type="text" value="([^"]*)"', html).group(1)
-    assert echoed == FORM_KS[:web.inputs.K_ECHOED]   # the form is kept, cheaply
+    assert echoed == FORM_KS[:web.forms.K_ECHOED]   # the form is kept, cheaply
     assert len(html) < 200_000 and "10 3</textarea>" in html
 
 

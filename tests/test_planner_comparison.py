@@ -13,10 +13,10 @@ import pytest
 from passk.benchmark import compare, summarize
 from passk.estimator import MAX_N, estimate_pass_at_k
 from passk.formats import Problem
-from passk.planner import (Z_95, Z_POWER, comparison_options, comparison_plan, detectable_difference,
-                           difference_noise_split, fixed_detectable, noise_split, planning_options,
-                           samples_to_detect)
+from passk.planner import (Z_95, Z_POWER, comparison_plan, detectable_difference, difference_noise_split,
+                           fixed_detectable, noise_split, samples_to_detect)
 from passk.variance import fit_prior
+from web.forms import comparison_options, planning_options
 from test_planner import binomial_expected_variance, exact_expected_variance
 
 

@@ -2,7 +2,7 @@
 
 from flask import current_app, request, url_for
 
-from passk.calculator import FIELDS
+from web.query import FIELDS
 
 
 def public_url(endpoint, **params):

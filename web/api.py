@@ -1,15 +1,17 @@
 """The JSON API under /api/v1/: pass@k of one problem, a benchmark's report, and a comparison or ranking of runs."""
 
 from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
 
-from passk.calculator import API_EXAMPLE, calculate_query, read_json, read_query
 from passk.formats import FormatError
 from passk.limits import TooLarge
 from passk.planner import comparison_plan, top_pair_plan
+from passk.report import Report
 from web.addresses import query_args
-from web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, benchmark_form, compare_form,
-                        comparison_from_request, comparison_planning, error_status, json_body, planned,
-                        ranking_from_request, report_from_input, report_from_json_body)
+from web.forms import benchmark_form, compare_form
+from web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
+                        json_body, ranking_from_request, report_from_input, report_from_json_body)
+from web.query import API_EXAMPLE, calculate_query, read_json, read_query
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -18,22 +20,24 @@ PASS_AT_K_INPUT = (f"Send n, c and k as a JSON body {API_EXAMPLE} (Content-Type:
 
 
 @api.route("/pass-at-k", methods=["GET", "POST"])
-def pass_at_k():
+def pass_at_k() -> ResponseReturnValue:
     """n, c, k (and ks) in the query string of a GET, or as the JSON body of a POST."""
     try:
         query = read_query(query_args(), api=True) if request.method == "GET" else read_json(json_body(
-            API_EXAMPLE, otherwise=PASS_AT_K_INPUT))
+            json_data(), API_EXAMPLE, otherwise=PASS_AT_K_INPUT))
     except FormatError as error:
         return jsonify(error=str(error)), 400
     except TooLarge as error:
         return jsonify(error=str(error)), 413
     if query.errors:
         return jsonify(error=query.message()), 400
-    return jsonify(calculate_query(query).to_json())
+    calculation = calculate_query(query)
+    assert calculation is not None   # a query without errors has its calculation
+    return jsonify(calculation.to_json())
 
 
 @api.post("/benchmark")
-def benchmark():
+def benchmark() -> ResponseReturnValue:
     """A benchmark's report, from a JSON body of problems or a multipart file (or files) of one run."""
     try:
         return jsonify(benchmark_report().to_json())
@@ -41,27 +45,32 @@ def benchmark():
         return jsonify(error=api_sentence(error)), error_status(error)
 
 
-def benchmark_report():
+def benchmark_report() -> Report:
     """The report POST /api/v1/benchmark answers with, its planning options set, whichever way it was sent."""
     if request.is_json:
-        return report_from_json_body()
+        return report_from_json_body(json_data())
     form = benchmark_form(request.form)
-    return planned(report_from_input(form, API_NO_INPUT), form)
+    return report_from_input(form, request.files, API_NO_INPUT).with_planning(form.planning())
+
+
+def json_data() -> bytes | None:
+    """The request's body when it is JSON (read once, within the guards' limits), else None."""
+    return request.get_data(cache=False) if request.is_json else None
 
 
 @api.post("/compare")
-def compare():
+def compare() -> ResponseReturnValue:
     """Two runs compared ("a" and "b"), or several ranked ("run"); "planner" only when "difference" is sent."""
-    form = compare_form(request.form)
+    form, files = compare_form(request.form), request.files
     try:   # "planner" only when asked for, so the two-run answer keeps its shape (a contract)
-        planning = comparison_planning(form) if "difference" in request.form else None
-        if "run" in request.files:   # several runs, each its own file: ranked (passk.ranking)
-            ranking, formats = ranking_from_request(form)
+        planning = form.planning() if "difference" in request.form else None
+        if "run" in files:   # several runs, each its own file: ranked (passk.ranking)
+            ranking, formats = ranking_from_request(form, files, request.form.getlist("name"))
             body = ranking.to_json(formats)
             if planning is not None:   # the top two runs at each k, as `passk --runs --detect` gives it
                 body["planner"] = top_pair_plan(ranking, **planning)
             return jsonify(body)
-        comparison, _ = comparison_from_request(form, (None, "a"), (None, "b"), API_NO_RUN)
+        comparison, _ = comparison_from_request(form, files, (None, "a"), (None, "b"), API_NO_RUN)
     except INPUT_ERRORS as error:
         return jsonify(error=api_sentence(error)), error_status(error)
     body = comparison.to_json()

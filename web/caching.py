@@ -8,9 +8,9 @@ from urllib.parse import quote, urlencode
 from flask import current_app, redirect, request
 from werkzeug.security import safe_join
 
-from passk.calculator import FIELDS
 from web.addresses import names_read
-from web.inputs import benchmark_form, compare_form
+from web.forms import benchmark_form, compare_form
+from web.query import FIELDS
 
 STATIC_MAX_AGE = 3600                  # seconds, for a static file asked for without its fingerprint
 FINGERPRINTED_MAX_AGE = 365 * 24 * 3600  # a fingerprinted address never changes its content

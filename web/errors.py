@@ -3,7 +3,7 @@
 from flask import Response, jsonify, render_template, request
 
 from web.guards import too_large_sentence, untrusted_host
-from web.inputs import compare_form
+from web.forms import benchmark_form, compare_form
 from web.pages import benchmark_page, compare_page
 
 UNTRUSTED_HOST = ("This server does not answer for the host named in the request; its operator can add "
@@ -19,8 +19,10 @@ def http_error(error):
     if request.path.startswith("/api/"):
         return jsonify(error=error_sentence(error)), error.code
     if error.code == 413 and request.path in ("/benchmark", "/compare"):  # keep the user on the form
-        render = benchmark_page if request.path == "/benchmark" else compare_page
-        page, _ = render(compare_form({}), error=error_sentence(error))
+        if request.path == "/benchmark":
+            page, _ = benchmark_page(benchmark_form({}), error=error_sentence(error))
+        else:
+            page, _ = compare_page(compare_form({}), error=error_sentence(error))
         return page, 413
     return render_template("error.html", error=error, message=error_sentence(error)), error.code
 

@@ -2,23 +2,26 @@
 
 from urllib.parse import urlsplit
 
+from collections.abc import Iterable
+
 from flask import Blueprint, Response, current_app, redirect, render_template, request, send_from_directory
+from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from passk import limits
-from passk.benchmark import parse_ks
-from passk.calculator import calculate_query, read_query
+from passk.benchmark import Comparison
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS
 from passk.planner import comparison_plan, top_pair_plan
-from passk.ranking import ALPHA, MAX_RUNS
-from passk.report import json_chunks, per_problem_csv_chunks, report_from_download, report_from_share
+from passk.ranking import ALPHA, MAX_RUNS, Ranking
+from passk.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
 from passk.steps import worked_steps
 from web.addresses import canonical_address, public_url, query_args
 from web.caching import STATIC_MAX_AGE
-from web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, benchmark_form, compare_form, comparison_from_request,
-                        comparison_planning, error_status, more_runs_given, planned, ranking_from_page,
-                        report_from_page)
+from web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
+from web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
+                        ranking_from_page, report_from_download_form, report_from_page)
+from web.query import calculate_query, read_query
 
 pages = Blueprint("pages", __name__)
 
@@ -40,7 +43,7 @@ addEventListener("message", function (event) {{
 
 
 @pages.get("/")
-def index():
+def index() -> ResponseReturnValue:
     query = read_query(query_args())
     if clean := canonical_address(query):
         return redirect(clean, 303)
@@ -56,7 +59,7 @@ def index():
 
 
 @pages.get("/embed")
-def embed():
+def embed() -> ResponseReturnValue:
     query = read_query(query_args())
     if clean := canonical_address(query):
         return redirect(clean, 303)
@@ -69,64 +72,61 @@ def embed():
 
 
 @pages.get("/benchmark")
-def benchmark():
+def benchmark() -> ResponseReturnValue:
     form = benchmark_form(request.args)
-    if not (request.args.get("counts") or request.args.get("z")):
+    if not (form.counts or form.z):
         return benchmark_page(form)
     try:
-        report = planned(report_from_share(request.args.get("counts"), request.args.get("z"),
-                                            parse_ks(form["k"]), request.args.get("suite")), form)
+        report = report_from_share(form.counts, form.z, form.ks(), form.suite or None).with_planning(form.planning())
     except INPUT_ERRORS as error:
         return benchmark_page(form, error=str(error))
     return benchmark_page(form, report=report)
 
 
 @pages.post("/benchmark")
-def benchmark_upload():
+def benchmark_upload() -> ResponseReturnValue:
     form = benchmark_form(request.form)
     try:
-        report = planned(report_from_page(form), form)
+        report = report_from_page(form, request.files).with_planning(form.planning())
     except INPUT_ERRORS as error:
         return benchmark_page(form, error=error)
     return benchmark_page(form, report=report)
 
 
 @pages.post("/benchmark/download")
-def benchmark_download():
-    kind = request.form.get("as", "csv")
+def benchmark_download() -> ResponseReturnValue:
+    form = download_form(request.form)
     try:
-        report = report_from_download(request.form.get("packed"), request.form.get("counts", ""),
-                                      parse_ks(request.form.get("k", "")))
+        report = report_from_download_form(form)
     except INPUT_ERRORS as error:
         return benchmark_page(benchmark_form(request.form), error=error)
-    if kind == "json":
-        report.format = request.form.get("source_format", "csv")
+    if form.kind == "json":
         return _attachment(json_chunks(report), "application/json", "passk-benchmark.json")
     return _attachment(per_problem_csv_chunks(report.summary), "text/csv", "passk-per-problem.csv")
 
 
 @pages.get("/compare")
-def compare():
+def compare() -> ResponseReturnValue:
     return compare_page(compare_form(request.args))
 
 
 @pages.post("/compare")
-def compare_upload():
-    form = compare_form(request.form)
+def compare_upload() -> ResponseReturnValue:
+    form, files = compare_form(request.form), request.files
     try:
-        planning = comparison_planning(form)
-        if more_runs_given(form):   # three runs or more: ranked (passk.ranking)
-            ranking, formats = ranking_from_page(form)
+        planning = form.planning()
+        if more_runs_given(form, files):   # three runs or more: ranked (passk.ranking)
+            ranking, formats = ranking_from_page(form, files)
             return compare_page(form, ranking=ranking, formats=formats, planning=planning)
-        comparison, formats = comparison_from_request(form, ("text_a", "file_a"), ("text_b", "file_b"),
-                                                       PAGE_EMPTY_RUN)
+        comparison, formats = comparison_from_request(form, files, (form.text_a, "file_a"), (form.text_b, "file_b"),
+                                                      PAGE_EMPTY_RUN)
     except INPUT_ERRORS as error:
         return compare_page(form, error=error)
     return compare_page(form, comparison=comparison, formats=formats, planning=planning)
 
 
 @pages.get("/healthz")
-def healthz():
+def healthz() -> Response:
     """For load balancers and the container's health check: no computation."""
     return Response("ok\n", mimetype="text/plain", headers={"Cache-Control": "no-store"})
 
@@ -136,18 +136,20 @@ def favicon():
     return send_from_directory(current_app.static_folder, "favicon.ico", max_age=STATIC_MAX_AGE * 24)
 
 
-def embed_snippet(src):
+def embed_snippet(src: str) -> str:
     """The iframe and script a docs page pastes to show /embed at src, sized to its content."""
     parts = urlsplit(src)
     return EMBED_SNIPPET.format(src=src, height=EMBED_HEIGHT, origin=f"{parts.scheme}://{parts.netloc}")
 
 
-def _textarea_text(text):
+def _textarea_text(text: str) -> Markup:
     """text escaped for a <textarea>, where only & and < need it: the quotes stay readable in the source."""
     return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
-def compare_page(form, comparison=None, formats=None, error=None, ranking=None, planning=None):
+def compare_page(form: CompareForm, comparison: Comparison | None = None, formats: list[str] | None = None,
+                 error: Exception | str | None = None, ranking: Ranking | None = None,
+                 planning: dict[str, float] | None = None) -> tuple[str, int]:
     """Render /compare: the inputs, and the two runs' comparison, the ranking of more, or the error."""
     planning = planning or {}
     if ranking:
@@ -173,7 +175,8 @@ def compare_page(form, comparison=None, formats=None, error=None, ranking=None, 
     return page, error_status(error) if error else 200
 
 
-def benchmark_page(form, report=None, error=None):
+def benchmark_page(form: BenchmarkForm, report: Report | None = None,
+                   error: Exception | str | None = None) -> tuple[str, int]:
     """Render /benchmark: the form, and the report or the error."""
     share_url = report and public_url("pages.benchmark", **report.share_params(report.summary.ks))
     if share_url and len(share_url) > SHARE_LINK_LIMIT:
@@ -181,7 +184,7 @@ def benchmark_page(form, report=None, error=None):
     page = render_template(
         "benchmark.html", form=form, report=report, error=error and str(error), all_formats=FORMATS,
         format_names=FORMAT_NAMES,
-        carried=_carried_fields(form, report),
+        carried=_carried_fields(form, report), plans=report and report.planner(),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         k_curve=report and k_curve_chart(report.summary),
         rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
@@ -192,23 +195,21 @@ def benchmark_page(form, report=None, error=None):
     return page, error_status(error) if error else 200
 
 
-def _carried_fields(form, report):
+def _carried_fields(form: BenchmarkForm, report: Report | None) -> dict[str, str] | None:
     """The hidden fields that carry counts into the next calculation, so that changing k needs no new upload.
 
     A report from a file carries its counts (None when too large); one from a share link
     its link's counts; one from pasted text nothing (the text stays in its box). After an
     error the fields come back as they were sent.
     """
+    shared = {name: value for name, value in (("counts", form.counts), ("z", form.z)) if value}
     if report is None:
-        shared = {name: form[name] for name in ("counts", "z") if form[name]}
-        return form["carried"] or shared
+        return dict(form.carried) or shared
     if report.source_name:
-        return report.carried_fields()
-    if report.format == "share link":
-        return {name: form[name] for name in ("counts", "z") if form[name]}
-    return {}
+        return carried_fields(report)
+    return shared if report.format == "share link" else {}
 
 
-def _attachment(body, mimetype, filename):
+def _attachment(body: Iterable[str], mimetype: str, filename: str) -> Response:
     return Response(body, mimetype=mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
