@@ -1,9 +1,14 @@
 """passk web application: the factory that configures Flask and wires web/'s pages, API and hooks together."""
 
 import os
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
+from flask.json.provider import DefaultJSONProvider
+
 from passk import display, limits, paper
+from passk.limits import LIMITS
 from web import hooks
 from web.api import api
 from web.caching import STATIC_MAX_AGE
@@ -11,7 +16,6 @@ from web.guards import LimitedRequest
 from web.hooks import Passk
 from web.pages import pages
 
-MAX_UPLOAD_BYTES = limits.MAX_UPLOAD_BYTES
 LOCAL_HOSTS = ["localhost", "127.0.0.1"]   # Werkzeug cannot match IPv6 literals
 TEMPLATE_FILTERS = {
     **{name: getattr(display, name) for name in ("percent", "pass_percent", "fraction", "p_value", "full", "count",
@@ -21,16 +25,17 @@ TEMPLATE_FILTERS = {
 }
 
 
-def create_app(config=None):
+def create_app(config: Mapping[str, Any] | None = None) -> Passk:
     """Build the application; `config` overrides settings in tests."""
     app = Passk(__name__)
     public_url = os.environ.get("PASSK_PUBLIC_URL")
     app.request_class = LimitedRequest
-    app.config.update(MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES, PUBLIC_URL=public_url,
-                      MAX_FORM_MEMORY_SIZE=limits.MAX_TEXT_BYTES, MAX_FORM_PARTS=limits.MAX_FORM_PARTS,
+    app.config.update(MAX_CONTENT_LENGTH=LIMITS.upload_bytes, PUBLIC_URL=public_url,
+                      MAX_FORM_MEMORY_SIZE=LIMITS.text_bytes, MAX_FORM_PARTS=LIMITS.form_parts,
                       TRUSTED_HOSTS=trusted_hosts(os.environ.get("PASSK_ALLOWED_HOSTS"), public_url),
                       SEND_FILE_MAX_AGE_DEFAULT=STATIC_MAX_AGE)
     app.config.update(config or {})
+    assert isinstance(app.json, DefaultJSONProvider)   # Flask's own provider: Passk sets no other
     app.json.sort_keys = False
     for name, template_filter in TEMPLATE_FILTERS.items():
         app.add_template_filter(template_filter, name)
@@ -40,7 +45,7 @@ def create_app(config=None):
     return app
 
 
-def trusted_hosts(allowed=None, public_url=None):
+def trusted_hosts(allowed: str | None = None, public_url: str | None = None) -> list[str] | None:
     """The Host names the app answers for: PASSK_ALLOWED_HOSTS, else PASSK_PUBLIC_URL's and this machine's.
 
     Links the pages offer are built from the Host header when no public address
@@ -52,8 +57,8 @@ def trusted_hosts(allowed=None, public_url=None):
     if allowed:
         return [name.strip() for name in allowed.split(",") if name.strip()]
     hosts = list(LOCAL_HOSTS)
-    if public_url:
-        hosts.append(urlsplit(public_url).hostname)
+    if public_url and (hostname := urlsplit(public_url).hostname):   # none in an address without a scheme
+        hosts.append(hostname)
     return hosts
 
 

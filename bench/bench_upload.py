@@ -58,9 +58,10 @@ import make_humaneval
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))   # the app itself, for its limit and the in-process stage timings
 
-from app import MAX_UPLOAD_BYTES, create_app  # noqa: E402
+from app import create_app  # noqa: E402
 from passk.benchmark import summarize  # noqa: E402
 from passk.formats import read_problems  # noqa: E402
+from passk.limits import LIMITS  # noqa: E402
 
 KS = (1, 10, 100)
 TARGET_SECONDS = 3.0
@@ -327,7 +328,7 @@ def request_stages(path, ks):
                "CONTENT_LENGTH": str(body.length), "wsgi.input": body}
     stages = {}
     with _stage(stages, "multipart parsing (werkzeug, file spooled to a temporary file)"):
-        _, _, files = parse_form_data(environ, max_content_length=MAX_UPLOAD_BYTES,
+        _, _, files = parse_form_data(environ, max_content_length=LIMITS.upload_bytes,
                                       max_form_memory_size=flask_app.config["MAX_FORM_MEMORY_SIZE"],
                                       max_form_parts=flask_app.config["MAX_FORM_PARTS"])
     upload = files["file"]
@@ -372,7 +373,7 @@ def post_oversized(port, chunked=False):
     With a Content-Length the server can refuse from the headers; chunked, it has to
     count what it reads. Returns (status, JSON or text, seconds to the answer, MB sent).
     """
-    total = MAX_UPLOAD_BYTES + 1
+    total = LIMITS.upload_bytes + 1
     head = (f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big_results.jsonl"'
             f"\r\nContent-Type: application/jsonl\r\n\r\n").encode()
     length_header = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {total}"
@@ -511,7 +512,7 @@ def report_stages(path, request_runs, figures):
 def report_refusals(refusals, figures):
     """Print the answers to the oversized uploads; return the failures."""
     failures = []
-    print(f"\nuploads one byte over the limit ({MAX_UPLOAD_BYTES // 2**20} MiB + 1 byte):")
+    print(f"\nuploads one byte over the limit ({LIMITS.upload_bytes // 2**20} MiB + 1 byte):")
     for label, (status, error, seconds, sent_mb) in refusals.items():
         print(f"  {label}: HTTP {status} after {seconds * 1000:.0f} ms, {sent_mb:.1f} MB of the body sent; "
               f"{json.dumps(error, ensure_ascii=False)}")

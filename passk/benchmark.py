@@ -23,29 +23,71 @@ Problems are any objects with .task_id, .n and .c. Benchmarks repeat a few
 
 import math
 import re
-from collections.abc import Sized
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import filterfalse, islice
 from numbers import Integral
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol, TypeAlias, TypedDict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
                            shown_in)
 from passk.display import agree, plural
-from passk.estimator import MAX_N, distinct_pairs, estimate_pass_at_k, log_complement
+from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.intervals import PairedDifference, fixed_interval, fixed_note, population_interval, population_note
+from passk.limits import LIMITS
 from passk.variance import expected_variance, fit_prior
 
 DEFAULT_KS = (1, 10, 100)
-MAX_KS = 20           # k values per request
 IDS_NAMED = 5         # task ids a message names before "and N more"
 CONFIDENCE = 0.95
 _CHUNK = 1 << 16      # distinct (n, c) pairs per vectorised step, to bound memory
+
+Positions: TypeAlias = NDArray[np.intp]   # indices into the problems (np.flatnonzero's), or task ids' codes
+Prior: TypeAlias = tuple[float, float]    # Beta(a, b) for the pass rates, as passk.variance.fit_prior fits it
+Estimator: TypeAlias = Callable[[Ints, Ints, int], Floats]   # (n array, c array, k) -> a value per entry
+Row: TypeAlias = dict[str, Any]           # a JSON object of the API's answer, keyed by passk.columns' names
+
+
+class ProblemCounts(Protocol):
+    """What this module reads of a problem: passk.formats.Problem, or any object with these attributes."""
+
+    @property
+    def task_id(self) -> str: ...
+
+    @property
+    def n(self) -> int: ...      # samples generated
+
+    @property
+    def c(self) -> int: ...      # samples that passed
+
+
+class Gain(TypedDict):
+    """What drawing k samples instead of one adds, in percentage points."""
+    k: int
+    points: float
+
+
+class Retries(TypedDict):
+    """retries()'s answer: the gains over pass@1 per defined k, and a sentence about them."""
+    pass_at_1: float
+    gains: list[Gain]
+    from_flaky: int
+    broken: int
+    sentence: str | None
+
+
+class PairedProblemRow(TypedDict):
+    """One paired problem of a Comparison: each run's pass@k and their difference by k, None where undefined."""
+    task_id: str
+    a: dict[int, float | None]
+    b: dict[int, float | None]
+    difference: dict[int, float | None]
 
 
 @dataclass
@@ -73,10 +115,10 @@ class KResult:
 @dataclass
 class Summary:
     """A benchmark's pass@k for each k, with counts, statuses and warnings."""
-    problems: list
+    problems: list[ProblemCounts]
     ks: list[int]
     results: list[KResult]
-    per_problem_pass_at_k: dict   # k -> float array, nan where n_i < k
+    per_problem_pass_at_k: dict[int, Floats]   # k -> float array, nan where n_i < k
     samples: int
     min_n: int
     max_n: int
@@ -84,15 +126,15 @@ class Summary:
     flaky: int
     solid: int
     warnings: list[str]
-    per_problem_pass_hat_k: dict = field(default_factory=dict)   # k -> float array of pass^k, nan where n_i < k
-    retries: dict | None = None   # what retries buy: see retries()
+    per_problem_pass_hat_k: dict[int, Floats] = field(default_factory=dict)   # k -> pass^k array, nan where n_i < k
+    retries: Retries | None = None   # what retries buy: see retries()
 
     @cached_property
-    def per_problem(self):
+    def per_problem(self) -> list[Row]:
         """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}, "pass_hat_k": {...}}]."""
         return self.per_problem_rows()
 
-    def per_problem_rows(self, stop=None, start=0):
+    def per_problem_rows(self, stop: int | None = None, start: int = 0) -> list[Row]:
         """Rows start to stop of per_problem (to the end when stop is None), without building the rest.
 
         Each row holds passk.columns' PROBLEM_COLUMNS, then a {k: value} object per PER_K_COLUMNS column.
@@ -104,7 +146,7 @@ class Summary:
                 for column in PER_K_COLUMNS]
         return [dict(zip(names, (*_problem_cells(problem), *values))) for problem, *values in zip(shown, *by_k)]
 
-    def to_json(self, format_name, per_problem=True):
+    def to_json(self, format_name: str, per_problem: bool = True) -> dict[str, Any]:
         """The POST /api/v1/benchmark response; per_problem=False leaves its list empty (to stream it)."""
         return {"problems": len(self.problems), "format": format_name,
                 "results": [row.to_json() for row in self.results],
@@ -114,17 +156,18 @@ class Summary:
                 "retries": self.retries}
 
 
-def _problem_cells(problem: Any) -> tuple[str, int, int, str]:
+def _problem_cells(problem: ProblemCounts) -> tuple[str, int, int, str]:
     """A problem's values of passk.columns.PROBLEM_COLUMNS: its task id, n, c and status."""
     return problem.task_id, problem.n, problem.c, status(problem.n, problem.c)
 
 
-def status(n, c):
+def status(n: int, c: int) -> str:
     """'broken' when nothing passed, 'solid' when everything did, else 'flaky'."""
     return "broken" if c == 0 else "solid" if c == n else "flaky"
 
 
-def summarize(problems, ks=DEFAULT_KS, warnings=()):
+def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
+              warnings: Iterable[str] = ()) -> Summary:
     """pass@k over the problems for each k, with both standard errors; see the module docstring."""
     problems = list(problems)
     if not problems:
@@ -137,7 +180,9 @@ def summarize(problems, ks=DEFAULT_KS, warnings=()):
     swapped = _DistinctPairs(pairs.samples, pairs.samples - pairs.correct, pairs.weights, pairs.where)
     prior = fit_prior(samples, correct)   # the pass rates' spread, for the fixed-benchmark noise
     rates = _rates(pairs)                 # pass@1 = pass^1 = c/n, summed exactly
-    results, per_problem, per_problem_hat = [], {}, {}
+    results: list[KResult] = []
+    per_problem: dict[int, Floats] = {}
+    per_problem_hat: dict[int, Floats] = {}
     for k in ks:
         pair_values = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)
         hat_values = _pass_hat_k_where_defined(pairs.samples, pairs.correct, k)
@@ -151,20 +196,21 @@ def summarize(problems, ks=DEFAULT_KS, warnings=()):
     flaky = int(np.count_nonzero((correct > 0) & (correct < samples)))
     return Summary(
         problems=problems, ks=ks, results=results, per_problem_pass_at_k=per_problem,
-        per_problem_pass_hat_k=per_problem_hat, retries=retries(results, float(np.mean(correct / samples)), flaky, broken),
+        per_problem_pass_hat_k=per_problem_hat,
+        retries=retries(results, float(np.mean(correct / samples)), flaky, broken),
         samples=int(samples.sum()), min_n=int(samples.min()), max_n=int(samples.max()),
         broken=broken, solid=int(np.count_nonzero(correct == samples)), flaky=flaky,
         warnings=list(warnings) + _misuse_warnings(samples))
 
 
-def retries(results, pass_at_1, flaky, broken):
+def retries(results: Sequence[KResult], pass_at_1: float, flaky: int, broken: int) -> Retries:
     """What drawing k samples instead of one adds: per defined k, pass@k - pass@1 in points, and a sentence.
 
     Broken (c = 0) and solid (c = n) problems have pass@k = pass@1 for every k,
     so all of the gain comes from the flaky problems (0 < c < n).
     """
     # Exactly 0 where it is 0 by construction, not the last-bit difference of two ways to the same mean.
-    gains = [{"k": row.k, "points": 0.0 if row.k == 1 or not flaky else 100 * (row.pass_at_k - pass_at_1)}
+    gains: list[Gain] = [{"k": row.k, "points": 0.0 if row.k == 1 or not flaky else 100 * (row.pass_at_k - pass_at_1)}
              for row in results if row.pass_at_k is not None]
     largest = max((gain for gain in gains if gain["k"] > 1), key=lambda gain: gain["k"], default=None)
     helpless = (f"{plural(broken, 'problem')} never {agree(broken, 'passes', 'pass')} and no retry helps "
@@ -180,7 +226,8 @@ def retries(results, pass_at_1, flaky, broken):
     return {"pass_at_1": pass_at_1, "gains": gains, "from_flaky": flaky, "broken": broken, "sentence": sentence}
 
 
-def _k_result(problems, samples, pairs, pair_values, k, prior, fractions=None):
+def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPairs", pair_values: Floats, k: int,
+              prior: Prior, fractions: list[Fraction] | None = None) -> KResult:
     """The results row for k: undefined unless every n_i >= k (prior: the pass-rate prior, for the fixed SE;
     fractions: each distinct pair's value as an exact Fraction, when known)."""
     short = np.flatnonzero(samples < k)
@@ -197,7 +244,7 @@ def _k_result(problems, samples, pairs, pair_values, k, prior, fractions=None):
                    coverage_note=" ".join(filter(None, notes)) or None)
 
 
-def _shape(pairs, pair_values, mean):
+def _shape(pairs: "_DistinctPairs", pair_values: Floats, mean: float) -> tuple[float, float]:
     """(skewness, share of values strictly between 0 and 1) of the per-problem values (0 skew without spread)."""
     deviations = pair_values - mean
     largest = float(np.max(np.abs(deviations))) if deviations.size else 0.0
@@ -211,7 +258,8 @@ def _shape(pairs, pair_values, mean):
     return skewness, inside
 
 
-def _mean_se_interval(pairs, pair_values, count, fractions=None):
+def _mean_se_interval(pairs: "_DistinctPairs", pair_values: Floats, count: int, fractions: list[Fraction] | None = None
+                      ) -> tuple[float, float | None, tuple[float, float] | None]:
     """The mean over the count problems, s / sqrt(P) and the 95% interval (None, None below two problems).
 
     The mean is the correctly rounded sum of the values over P (math.fsum), or
@@ -219,7 +267,8 @@ def _mean_se_interval(pairs, pair_values, count, fractions=None):
     183/400 prints as 0.4575.
     """
     mean = _mean(pairs, pair_values, count, fractions)
-    se = ci95 = None
+    se: float | None = None
+    ci95: tuple[float, float] | None = None
     if count >= 2:
         variance = np.sum(pairs.weights * (pair_values - mean) ** 2) / (count - 1)
         se = float(np.sqrt(variance / count))
@@ -230,14 +279,14 @@ def _mean_se_interval(pairs, pair_values, count, fractions=None):
 EXACT_MEAN_PAIRS = 10_000   # distinct (n, c) whose c/n are summed as fractions, at most
 
 
-def _mean(pairs, pair_values, count, fractions=None):
+def _mean(pairs: "_DistinctPairs", pair_values: Floats, count: int, fractions: list[Fraction] | None = None) -> float:
     """sum_i value_i / count: exact from the fractions when given, else correctly rounded (math.fsum)."""
     if fractions is not None:
         return float(sum(map(Fraction.__mul__, fractions, pairs.weights.tolist())) / count)
     return math.fsum(np.repeat(pair_values, pairs.weights).tolist()) / count
 
 
-def _rates(pairs):
+def _rates(pairs: "_DistinctPairs") -> list[Fraction] | None:
     """Each distinct pair's c/n as a Fraction (None when there are too many pairs for that to be cheap)."""
     if pairs.samples.size > EXACT_MEAN_PAIRS:
         return None
@@ -247,14 +296,14 @@ def _rates(pairs):
 @dataclass
 class KCurve:
     """pass@k and pass^k of a benchmark at many k, each with its 95% interval (None with one problem)."""
-    ks: list
-    pass_at_k: list
-    pass_at_k_ci95: list
-    pass_hat_k: list
-    pass_hat_k_ci95: list
+    ks: list[int]
+    pass_at_k: list[float]
+    pass_at_k_ci95: list[tuple[float, float] | None]
+    pass_hat_k: list[float]
+    pass_hat_k_ci95: list[tuple[float, float] | None]
 
 
-def curve_over_k(problems, ks):
+def curve_over_k(problems: Iterable[ProblemCounts], ks: Sequence[int]) -> KCurve:
     """The means and 95% intervals of pass@k and pass^k at each k (every n_i >= k), without the fixed SE."""
     problems = list(problems)
     samples, correct = _counts(problems)
@@ -272,7 +321,8 @@ def curve_over_k(problems, ks):
     return curve
 
 
-def _fixed_benchmark_se(problems, samples, pairs, k, prior):
+def _fixed_benchmark_se(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPairs", k: int, prior: Prior
+                        ) -> tuple[float | None, str | None]:
     """(sqrt(sum_i E[V_i]) / P, None) from passk.variance's model, or (None, why) when some n_i < 2k."""
     short = np.flatnonzero(samples < 2 * k)
     if short.size:
@@ -282,9 +332,9 @@ def _fixed_benchmark_se(problems, samples, pairs, k, prior):
     return math.sqrt(math.fsum((pairs.weights * pair_variances).tolist())) / len(problems), None
 
 
-def _misuse_warnings(samples):
+def _misuse_warnings(samples: Ints) -> list[str]:
     """Warnings about n = 1 everywhere, n differing across problems, or a single problem."""
-    warnings = []
+    warnings: list[str] = []
     low, high = int(samples.min()), int(samples.max())
     if high == 1:
         warnings.append("n = 1 for every problem: pass@k for k > 1 is undefined, and pass@1 is a single "
@@ -301,16 +351,16 @@ def _misuse_warnings(samples):
 class _DistinctPairs:
     """The distinct (n, c) pairs, how many problems have each, and each problem's pair."""
 
-    def __init__(self, samples, correct, weights, where):
+    def __init__(self, samples: Ints, correct: Ints, weights: Positions, where: Positions) -> None:
         self.samples, self.correct, self.weights, self.where = samples, correct, weights, where
 
     @classmethod
-    def of(cls, samples, correct):
+    def of(cls, samples: Ints, correct: Ints) -> "_DistinctPairs":
         pairs, where = distinct_pairs(samples, correct)
         return cls(pairs[:, 0], pairs[:, 1], np.bincount(where, minlength=len(pairs)), where)
 
 
-def _where_defined(estimator, samples, correct, k):
+def _where_defined(estimator: Estimator, samples: Ints, correct: Ints, k: int) -> Floats:
     """estimator(samples, correct, k) per entry where n >= k, nan where n < k."""
     values = np.full(samples.shape, np.nan)
     defined = samples >= k
@@ -319,17 +369,18 @@ def _where_defined(estimator, samples, correct, k):
     return values
 
 
-def _pass_at_k_where_defined(samples, correct, k):
+def _pass_at_k_where_defined(samples: Ints, correct: Ints, k: int) -> Floats:
     """pass@k per entry, nan where n < k."""
     return _where_defined(estimate_pass_at_k, samples, correct, k)
 
 
-def _pass_hat_k_where_defined(samples, correct, k):
-    """pass^k = C(c, k)/C(n, k) per entry (1 - pass@k with c and n - c swapped, kept exact when small), nan where n < k."""
+def _pass_hat_k_where_defined(samples: Ints, correct: Ints, k: int) -> Floats:
+    """pass^k = C(c, k)/C(n, k) per entry (1 - pass@k with c and n - c swapped, kept exact when small),
+    nan where n < k."""
     return _where_defined(_pass_hat_k, samples, correct, k)
 
 
-def _pass_hat_k(samples, correct, k):
+def _pass_hat_k(samples: Ints, correct: Ints, k: int) -> Floats:
     """C(c, k)/C(n, k) for int arrays with n >= k, from the logs so that tiny values keep their digits."""
     values = np.zeros(samples.shape)
     values[correct == samples] = 1.0
@@ -342,13 +393,13 @@ def _pass_hat_k(samples, correct, k):
     return values
 
 
-def _in_chunks(function, samples, correct, k):
+def _in_chunks(function: Estimator, samples: Ints, correct: Ints, k: int) -> Floats:
     """function(samples, correct, k) over slices of _CHUNK entries, concatenated."""
     return np.concatenate([function(samples[start:start + _CHUNK], correct[start:start + _CHUNK], k)
                            for start in range(0, samples.size, _CHUNK)])
 
 
-def _counts(problems):
+def _counts(problems: list[ProblemCounts]) -> tuple[Ints, Ints]:
     """The n_i and c_i as int64 arrays; ValueError naming the first problem out of range."""
     samples, correct = _whole_numbers(problems, "n", low=1), _whole_numbers(problems, "c", low=0)
     bad = np.flatnonzero((samples < 1) | (samples > MAX_N) | (correct < 0) | (correct > samples))
@@ -360,10 +411,10 @@ def _counts(problems):
     return samples, correct
 
 
-def _whole_numbers(problems, name, low):
+def _whole_numbers(problems: list[ProblemCounts], name: str, low: int) -> Ints:
     """Attribute `name` of every problem as an int64 array; ValueError naming the first that is not one."""
     values = list(map(attrgetter(name), problems))
-    if all(issubclass(kind, Integral) and kind is not bool for kind in set(map(type, values))):
+    if all(kind is not bool and issubclass(kind, Integral) for kind in set(map(type, values))):
         try:
             return np.array(values, dtype=np.int64)
         except OverflowError:  # beyond int64, so beyond MAX_N
@@ -374,12 +425,12 @@ def _whole_numbers(problems, name, low):
     raise ValueError(f"Problem {problems[i].task_id}: {name} must be a whole number; got {values[i]!r}.")
 
 
-def too_many_ks(count, more=False):
+def too_many_ks(count: int, more: bool = False) -> str:
     """The refusal of a k list of `count` entries (repeats counted); more: at least that many were counted."""
-    return f"Too many k values ({'more than ' if more else ''}{count:{',' if more else ''}}): give at most {MAX_KS}."
+    return f"Too many k values ({'more than ' if more else ''}{count:{',' if more else ''}}): give at most {LIMITS.ks}."
 
 
-def _checked_ks(ks):
+def _checked_ks(ks: Iterable[int]) -> list[int]:
     """The ks as a sorted list of distinct ints from 1 to MAX_N; ValueError otherwise.
 
     The list's length, repeats included, is checked first, so that a long list is refused before any of its
@@ -387,7 +438,7 @@ def _checked_ks(ks):
     """
     if not isinstance(ks, Sized):
         ks = list(ks)
-    if len(ks) > MAX_KS:
+    if len(ks) > LIMITS.ks:
         raise ValueError(too_many_ks(len(ks)))
     ks = list(ks)
     for k in ks:
@@ -403,19 +454,19 @@ _K_TOKEN = re.compile(r"[^\s,;]+")
 _KS_COUNTED = 10_000   # tokens a too-long k list is counted up to before its refusal says "more than"
 
 
-def parse_ks(text):
+def parse_ks(text: str) -> list[int]:
     """The ks in a text field, sorted and distinct: '1,10,100' -> [1, 10, 100], '1, 5 10' -> [1, 5, 10].
 
-    Raises ValueError with a sentence for anything but 1 to MAX_KS whole numbers from 1 to 10^12. The
+    Raises ValueError with a sentence for anything but 1 to LIMITS.ks whole numbers from 1 to 10^12. The
     entries are counted first, repeats included, and only up to a bound: a field of a million "1,"s is
     refused after reading its first few thousand, before any value is checked.
     """
     count = sum(1 for _ in islice(_K_TOKEN.finditer(text), _KS_COUNTED + 1))
     if not count:
         raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")
-    if count > MAX_KS:
+    if count > LIMITS.ks:
         raise ValueError(too_many_ks(_KS_COUNTED, more=True) if count > _KS_COUNTED else too_many_ks(count))
-    ks = set()
+    ks: set[int] = set()
     for token in _K_TOKEN.findall(text):
         if not re.fullmatch(r"[+-]?[0-9]+", token):
             raise ValueError(f"k must be a whole number, and {token[:40]!r} is not one; list them like 1,10,100.")
@@ -428,21 +479,21 @@ def parse_ks(text):
     return sorted(ks)
 
 
-def _how_many_have(indices, problems, noun="problem"):
+def _how_many_have(indices: Positions, problems: Sequence[ProblemCounts], noun: str = "problem") -> str:
     """'3 of 164 problems have', '1 of 164 problems has', 'all 164 problems have'."""
     if len(indices) == len(problems) > 1:
         return f"all {len(problems):,} {noun}s have"
     return f"{len(indices):,} of {plural(len(problems), noun)} {'has' if len(indices) == 1 else 'have'}"
 
 
-def _named(indices, problems):
+def _named(indices: Positions, problems: Sequence[ProblemCounts]) -> str:
     """The task ids at indices: up to IDS_NAMED of them, then 'and N more'."""
     names = ", ".join(str(problems[i].task_id) for i in indices[:IDS_NAMED])
     rest = len(indices) - IDS_NAMED
     return f"{names} and {rest:,} more" if rest > 0 else names
 
 
-def _row_dicts(columns, count):
+def _row_dicts(columns: dict[str, list[float | None]], count: int) -> list[dict[str, float | None]]:
     """{key: column[i]} for each of the count rows of columns ({key: list}), built by zip (a third of the time)."""
     if not columns:
         return [{} for _ in range(count)]
@@ -450,11 +501,12 @@ def _row_dicts(columns, count):
     return [dict(zip(keys, row)) for row in zip(*columns.values())]
 
 
-def _floats_or_none(values):
+def _floats_or_none(values: Floats) -> list[float | None]:
     """A float array as a list of floats, with None for nan."""
+    floats: list[float | None] = values.tolist()
     if not np.isnan(values).any():
-        return values.tolist()
-    return [None if value != value else value for value in values.tolist()]
+        return floats
+    return [None if value != value else value for value in floats]
 
 
 # ---------------------------------------------------------------------------
@@ -488,12 +540,12 @@ class Comparison:
     only_in_b: list[str]
     results: list[KComparison]
     task_ids: list[str]            # the paired problems, in run A's order
-    per_problem_pass_at_k: dict    # k -> (run A values, run B values), nan where n_i < k
-    paired_counts: tuple = ()      # ((n, c) of run A, (n, c) of run B): int64 arrays in task_ids' order
+    per_problem_pass_at_k: dict[int, tuple[Floats, Floats]]   # k -> (run A values, run B values), nan where n_i < k
+    paired_counts: tuple[tuple[Ints, Ints], ...] = ()   # ((n, c) of run A, (n, c) of run B), in task_ids' order
     warnings: list[str] = field(default_factory=list)   # about the pairing or the input, for the user
 
     @cached_property
-    def per_problem(self):
+    def per_problem(self) -> list[PairedProblemRow]:
         """[{"task_id", "a": {k: value}, "b": {k: value}, "difference": {k: a - b}}], None where undefined."""
         columns = {k: (_floats_or_none(a), _floats_or_none(b), _floats_or_none(a - b))
                    for k, (a, b) in self.per_problem_pass_at_k.items()}
@@ -503,13 +555,14 @@ class Comparison:
                  "difference": {k: column[2][i] for k, column in columns.items()}}
                 for i, task_id in enumerate(self.task_ids)]
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         """The POST /api/v1/compare response."""
         return {"paired": self.paired, "only_in_a": list(self.only_in_a), "only_in_b": list(self.only_in_b),
                 "results": [row.to_json() for row in self.results], "warnings": list(self.warnings)}
 
 
-def compare(problems_a, problems_b, ks=DEFAULT_KS):
+def compare(problems_a: Iterable[ProblemCounts], problems_b: Iterable[ProblemCounts],
+            ks: Iterable[int] = DEFAULT_KS) -> Comparison:
     """Run A against run B on the problems both have: mean paired difference, SE, 95% interval, p-value."""
     return compare_runs(PairedRun(problems_a, "A"), PairedRun(problems_b, "B"), ks)
 
@@ -518,24 +571,24 @@ class PairedRun:
     """A run made ready for pairing, once however many runs it meets: its problems by task id, their n and c,
     and their pass@k at each k (computed once for each distinct (n, c))."""
 
-    def __init__(self, problems, run="A"):
+    def __init__(self, problems: Iterable[ProblemCounts], run: str = "A") -> None:
         self.problems = list(problems)
         self.by_id = _by_task_id(self.problems, run)
         self.position = dict(zip(self.by_id, range(len(self.problems))))
         self.ids = list(self.by_id)
         self.samples, self.correct = _counts(self.problems)
         self._pairs = _DistinctPairs.of(self.samples, self.correct)
-        self._values = {}
-        self.codes = None   # each task id's number in a registry shared by several runs (see coded)
+        self._values: dict[int, Floats] = {}
+        self.codes: Positions | None = None   # each task id's number in a registry shared by several runs (see coded)
 
-    def coded(self, registry):
+    def coded(self, registry: dict[str, int]) -> "PairedRun":
         """Number the task ids in registry ({task_id: number}, shared by the runs), so that pairing this run
         with another is a few array operations rather than a dictionary look-up per task and pair."""
         self.codes = np.fromiter((registry.setdefault(task_id, len(registry)) for task_id in self.by_id), np.intp,
                                  len(self.by_id))
         return self
 
-    def pass_at_k(self, k):
+    def pass_at_k(self, k: int) -> Floats:
         """Each problem's pass@k (nan where n < k), in the run's order."""
         if k not in self._values:
             pairs = self._pairs
@@ -543,7 +596,7 @@ class PairedRun:
         return self._values[k]
 
 
-def compare_runs(run_a, run_b, ks=DEFAULT_KS):
+def compare_runs(run_a: PairedRun, run_b: PairedRun, ks: Iterable[int] = DEFAULT_KS) -> Comparison:
     """compare() for two PairedRuns: the paired problems in run A's order."""
     ks = _checked_ks(ks)
     at_a, at_b, only_in_a, only_in_b = _paired_positions(run_a, run_b)
@@ -554,7 +607,8 @@ def compare_runs(run_a, run_b, ks=DEFAULT_KS):
     paired_a = list(map(run_a.problems.__getitem__, at_a))
     counts_a = run_a.samples[at_a], run_a.correct[at_a]
     counts_b = run_b.samples[at_b], run_b.correct[at_b]
-    results, per_problem = [], {}
+    results: list[KComparison] = []
+    per_problem: dict[int, tuple[Floats, Floats]] = {}
     for k in ks:
         values_a, values_b = run_a.pass_at_k(k)[at_a], run_b.pass_at_k(k)[at_b]
         per_problem[k] = (values_a, values_b)
@@ -565,7 +619,7 @@ def compare_runs(run_a, run_b, ks=DEFAULT_KS):
         only_in_a=only_in_a, only_in_b=only_in_b)
 
 
-def _paired_positions(run_a, run_b):
+def _paired_positions(run_a: PairedRun, run_b: PairedRun) -> tuple[Positions, Positions, list[str], list[str]]:
     """(positions in A, positions in B) of the task ids both runs have, in A's order; and the ids only in A, B."""
     if run_a.codes is None or run_b.codes is None:
         task_ids = list(filter(run_b.by_id.__contains__, run_a.by_id))  # map and filter: a million ids in a blink
@@ -579,14 +633,15 @@ def _paired_positions(run_a, run_b):
             list(map(run_b.ids.__getitem__, np.flatnonzero(found_in_a < 0))))
 
 
-def _found(codes, other):
+def _found(codes: Positions, other: Positions) -> Positions:
     """For each code, its position among other's codes (-1 where other lacks it)."""
     where = np.full(int(max(codes.max(), other.max())) + 1, -1, np.intp)
     where[other] = np.arange(other.size)
     return where[codes]
 
 
-def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
+def _k_comparison(problems: list[ProblemCounts], samples_a: Ints, samples_b: Ints, values_a: Floats, values_b: Floats,
+                  k: int) -> KComparison:
     """The comparison row for k: undefined unless every paired problem has n >= k in both runs."""
     short = np.flatnonzero((samples_a < k) | (samples_b < k))
     if short.size:
@@ -606,7 +661,7 @@ def _k_comparison(problems, samples_a, samples_b, values_a, values_b, k):
 
 
 @lru_cache(maxsize=64)
-def _too_few(count):
+def _too_few(count: int) -> str | None:
     """A note when even runs that differ by 100 points on each of the count problems would not reach p < 0.05."""
     smallest = PairedDifference(1.0, 1.0, 0.0, count).p_value()
     if smallest < 0.05:
@@ -615,14 +670,17 @@ def _too_few(count):
             f"100 points on every problem would reach p < 0.05 (the smallest possible p-value is {smallest:.2g}).")
 
 
-def _by_task_id(problems, run):
+def _by_task_id(problems: Iterable[ProblemCounts], run: str) -> dict[str, ProblemCounts]:
     """{task_id: problem}; ValueError if the run is empty or lists a task twice."""
     problems = list(problems)
     by_id = dict(zip(map(attrgetter("task_id"), problems), problems))
     if len(by_id) < len(problems):
-        seen = set()
-        twice = next(problem.task_id for problem in problems if problem.task_id in seen or seen.add(problem.task_id))
-        raise ValueError(f"Run {run} lists task {twice} twice; each task must appear once to be paired.")
+        seen: set[str] = set()
+        for problem in problems:   # the first task id listed a second time
+            if problem.task_id in seen:
+                raise ValueError(f"Run {run} lists task {problem.task_id} twice; each task must appear once to be "
+                                 f"paired.")
+            seen.add(problem.task_id)
     if not by_id:
         raise ValueError(f"No problems in run {run}: give at least one problem, as `task_id,n,c` lines "
                          f"or a harness results file.")

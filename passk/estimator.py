@@ -17,7 +17,9 @@ from typing import TypeAlias
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-MAX_N = 10**12          # largest n answered; beyond it we refuse rather than guess
+from passk.limits import LIMITS
+
+MAX_N = LIMITS.largest_count   # largest n answered (the table's, named here for the mathematics that bound by it)
 SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short

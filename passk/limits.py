@@ -1,28 +1,96 @@
-"""What one web request may hold, so that its cost follows its size with a small constant.
+"""Every limit a user of the web application meets, in one table: the Limits dataclass and its instance LIMITS.
 
 The pages, the JSON API, the downloads and share links refuse more than these
-with one sentence that names the limit; the command line (python -m passk)
-and the Python API have none. At these limits no request of the web
-application takes more than about 2 s of CPU or 300 MB of memory on a 2-core
-machine (docs/benchmarks.md, "Request limits", has the figures).
+with one sentence that names the limit, so that a request's cost follows its
+size with a small constant; the command line (python -m passk) and the Python
+API pass none of the per-request limits (problems, lines, sizes, budgets), and
+meet only the bounds of the mathematics and the readers (largest_count, ks,
+runs, task_id_chars, archive_members, unpacked_bytes per file, the planning
+bounds). At these limits no request of the web application takes more than
+about 2 s of CPU or 300 MB of memory on a 2-core machine (docs/benchmarks.md,
+"Request limits", has the figures).
+
+Each field's metadata holds its help sentence (Limits.help); README's "Limits"
+section, deploy/nginx.conf and gunicorn.conf.py state these values and
+tests/test_limits_table.py checks them against this table. Tuning constants a
+user never meets stay beside their code (variance.MAX_TERMS, charts.MAX_POINTS
+and MAX_BARS, the JSON parser's CHUNK and MAX_DEPTH, sharing.PLAIN_LIMIT).
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 MiB = 2**20
+KiB = 2**10
 
-MAX_PROBLEMS = 100_000       # problems in one request (in each run of a comparison)
-MAX_CELLS = 300_000          # problems × k values in one request: the per-problem table's size
-MAX_LINES = 500_000          # lines of an uploaded or pasted file (human-eval JSONL, CSV, text)
-MAX_UPLOAD_BYTES = 256 * MiB  # a request with a file: the file is spooled to disk and read as a stream
-MAX_TEXT_BYTES = 2 * MiB     # one field of a form, such as the pasted results
-MAX_FORM_BYTES = 6 * MiB     # a form sent without a file (URL-encoded), read into memory at once
-MAX_FORM_PARTS = 1000        # fields and files in one form: room for a MultiPL-E run, one file a problem (MBPP: 397)
-MAX_JSON_BYTES = 8 * MiB     # a JSON body, parsed whole into memory (a file upload is streamed)
-MAX_DISTINCT_CELLS = 100_000  # different (n, c) pairs × k values in one benchmark (a page, the API, a share link):
-                              # each pair costs its own products and variances; 100,000 pairs at k = 30-32 took 2.5 s,
-                              # 50,000 about 2 s on a busy machine
-MAX_DOWNLOAD_BYTES = 48 * MiB  # a per-problem download (CSV or JSON), as its JSON would be: about 2 s to write
+
+def limit(value: Any, help: str) -> Any:
+    """A field of Limits: its value, and the sentence that says what it bounds (the field's metadata "help")."""
+    return field(default=value, metadata={"help": help})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one web request may hold and ask for; LIMITS holds the values the application uses."""
+
+    # What a request may send
+    upload_bytes: int = limit(256 * MiB, "A request with a file: the file is spooled to disk and read as a stream.")
+    text_bytes: int = limit(2 * MiB, "One field of a form, such as the pasted results (and the counts a page "
+                                     "carries to its download form).")
+    form_bytes: int = limit(6 * MiB, "A form sent without a file (URL-encoded), read into memory at once.")
+    form_parts: int = limit(1000, "Fields and files in one form: room for a MultiPL-E run, one file a problem "
+                                  "(MBPP: 397).")
+    json_bytes: int = limit(8 * MiB, "A JSON body, parsed whole into memory (a file upload is streamed).")
+    header_bytes: int = limit(8 * KiB, "The request line (the address) and each header; nginx's "
+                                       "large_client_header_buffers refuses longer ones.")
+    # What a request's files may unpack and parse to
+    unpacked_bytes: int = limit(256 * MiB, "Unpacked from gzip and zip in one request, all its files together "
+                                           "(and from any one gzip file or .eval archive, on the command line too).")
+    document_bytes: int = limit(64 * MiB, "One JSON document (a file, an archive member), unpacked.")
+    json_tokens: int = limit(3_000_000, "JSON tokens read in one request (keys, values, brackets; a kept string "
+                                        "one more per 32 characters), all its files together.")
+    json_stretch_bytes: int = limit(8 * MiB, "JSON without a string's closing quote (one huge string or number, "
+                                             "which the parser would rescan as it grows).")
+    line_bytes: int = limit(8 * MiB, "One line of a line format (JSONL, CSV, text).")
+    lines: int = limit(500_000, "Lines of an uploaded or pasted file (human-eval JSONL, CSV, text).")
+    archive_members: int = limit(200_000, "Members of an Inspect .eval archive (one a sample and epoch), counted "
+                                          "before any is unpacked.")
+    task_id_chars: int = limit(200, "Characters of a task id.")
+    # What a request may ask to compute
+    problems: int = limit(100_000, "Problems in one request (in each run of a comparison).")
+    cells: int = limit(300_000, "Problems × k values in one request: the per-problem table's size.")
+    distinct_cells: int = limit(100_000, "Different (n, c) pairs × k values in one benchmark (a page, the API, a "
+                                         "share link): each pair costs its own products and variances.")
+    ks: int = limit(20, "k values in one calculation, counted with repeats before any is read.")
+    extra_ks: int = limit(20, "Extra k values (the ks field) of the calculator page and its API.")
+    runs: int = limit(12, "Runs ranked at once: 66 pairs, and at most a few hundred letters.")
+    largest_count: int = limit(10**12, "The largest n, c and k answered; beyond it passk refuses rather than "
+                                       "guesses.")
+    download_bytes: int = limit(48 * MiB, "A per-problem download (CSV or JSON), as its JSON would be: about 2 s "
+                                          "to write.")
+    # What a page shows
+    rows_shown: int = limit(2000, "Rows of the per-problem table on the benchmark page (the downloads have all).")
+    share_link_chars: int = limit(8000, "Characters of a share link; past it the page offers the downloads "
+                                        "instead (the address must fit header_bytes).")
+    # The planner's fields
+    smallest_points: float = limit(0.001, "The smallest target half-width or difference to detect, in points: "
+                                          "below it the problems needed pass 10^13 and their square overflows.")
+    largest_points: float = limit(100.0, "The largest target half-width or difference to detect, in points.")
+    largest_amount: float = limit(1e12, "The largest tokens per sample and price per million tokens, so that a "
+                                        "cost stays a finite JSON number.")
+
+    @classmethod
+    def help(cls, name: str) -> str:
+        """The help sentence of the limit called name."""
+        return str(next(each for each in fields(cls) if each.name == name).metadata["help"])
+
+    def rows(self) -> list[tuple[str, int | float, str]]:
+        """(name, value, help) of every limit, in the table's order."""
+        return [(each.name, getattr(self, each.name), str(each.metadata["help"])) for each in fields(self)]
+
+
+LIMITS = Limits()
 
 LARGER_RUNS = "use the command line (the passk command) for larger runs"
 
@@ -41,66 +109,62 @@ def size(count: int) -> str:
 
 
 def too_many_problems(limit: int | None = None) -> str:
-    limit = MAX_PROBLEMS if limit is None else limit
+    limit = LIMITS.problems if limit is None else limit
     return f"The input has more than {limit:,} problems, the most one request may hold; {LARGER_RUNS}."
 
 
 def too_many_lines(limit: int | None = None) -> str:
-    limit = MAX_LINES if limit is None else limit
+    limit = LIMITS.lines if limit is None else limit
     return (f"The input has more than {limit:,} lines, the most one request may hold; send counts per "
             f"problem (task_id,n,c) instead of a line per sample, or {LARGER_RUNS}.")
 
 
-def check_cells(problems: int, ks: Sequence[int]) -> None:
-    """Refuse a table of more than MAX_CELLS problems × k values, naming both counts."""
-    if problems * len(ks) > MAX_CELLS:
+def check_cells(problems: int, ks: Sequence[int], limits: Limits = LIMITS) -> None:
+    """Refuse a table of more than limits.cells problems × k values, naming both counts."""
+    if problems * len(ks) > limits.cells:
         raise LimitError(f"{problems:,} problems × {len(ks)} k values make {problems * len(ks):,} pass@k values; "
-                         f"at most {MAX_CELLS:,} problems × k values are computed per request: choose fewer k "
+                         f"at most {limits.cells:,} problems × k values are computed per request: choose fewer k "
                          f"values, or {LARGER_RUNS}.")
 
 
-def check_distinct(pairs: int, ks: Sequence[int]) -> None:
-    """Refuse more than MAX_DISTINCT_CELLS different (n, c) pairs × k values, naming both counts."""
-    if pairs * len(ks) > MAX_DISTINCT_CELLS:
+def check_distinct(pairs: int, ks: Sequence[int], limits: Limits = LIMITS) -> None:
+    """Refuse more than limits.distinct_cells different (n, c) pairs × k values, naming both counts."""
+    if pairs * len(ks) > limits.distinct_cells:
         raise LimitError(f"The input has {pairs:,} different (n, c) pairs × {len(ks)} k values, "
-                         f"{pairs * len(ks):,} in all; at most {MAX_DISTINCT_CELLS:,} are computed per request, "
+                         f"{pairs * len(ks):,} in all; at most {limits.distinct_cells:,} are computed per request, "
                          f"as each pair is computed on its own (runs that give every problem the same n have a few "
                          f"hundred): choose fewer k values, or {LARGER_RUNS}.")
 
 
-def upload_too_large(limit: int = MAX_UPLOAD_BYTES) -> str:
+def upload_too_large(limit: int = LIMITS.upload_bytes) -> str:
     return (f"The upload is larger than the {size(limit)} limit; send counts per problem instead of per-sample "
             f"results, split the file, or {LARGER_RUNS}.")
 
 
-def json_too_large() -> str:
-    return (f"The JSON body is larger than the {size(MAX_JSON_BYTES)} limit for JSON; send the results as a "
-            f"multipart file upload instead (up to {size(MAX_UPLOAD_BYTES)}), or {LARGER_RUNS}.")
+def json_too_large(limits: Limits = LIMITS) -> str:
+    return (f"The JSON body is larger than the {size(limits.json_bytes)} limit for JSON; send the results as a "
+            f"multipart file upload instead (up to {size(limits.upload_bytes)}), or {LARGER_RUNS}.")
 
 
-def form_too_large() -> str:
-    return (f"The form is larger than the {size(MAX_FORM_BYTES)} limit for a form without a file; send the "
-            f"results as a multipart file upload instead (up to {size(MAX_UPLOAD_BYTES)}).")
+def form_too_large(limits: Limits = LIMITS) -> str:
+    return (f"The form is larger than the {size(limits.form_bytes)} limit for a form without a file; send the "
+            f"results as a multipart file upload instead (up to {size(limits.upload_bytes)}).")
 
 
-def field_too_large() -> str:
-    return (f"A text field of the form, such as the pasted results, is larger than the {size(MAX_TEXT_BYTES)} "
-            f"limit; upload the results as a file instead (up to {size(MAX_UPLOAD_BYTES)}).")
+def field_too_large(limits: Limits = LIMITS) -> str:
+    return (f"A text field of the form, such as the pasted results, is larger than the {size(limits.text_bytes)} "
+            f"limit; upload the results as a file instead (up to {size(limits.upload_bytes)}).")
 
 
-def download_too_large(estimate: float) -> str:
+def download_too_large(estimate: float, limits: Limits = LIMITS) -> str:
     return (f"The download would be about {estimate / 1e6:,.0f} MB (the task ids as JSON writes them, and "
-            f"the values), more than the {size(MAX_DOWNLOAD_BYTES)} limit for a download; choose fewer k values, "
-            f"shorter task ids, or {LARGER_RUNS}.")
+            f"the values), more than the {size(limits.download_bytes)} limit for a download; choose fewer k "
+            f"values, shorter task ids, or {LARGER_RUNS}.")
 
 
-def too_many_fields() -> str:
-    return (f"The form has more than {MAX_FORM_PARTS:,} fields and files, the most one request may send; "
+def too_many_fields(limits: Limits = LIMITS) -> str:
+    return (f"The form has more than {limits.form_parts:,} fields and files, the most one request may send; "
             f"send the results as fewer files (or one text field), with k, format and suite.")
-
-
-MAX_UNPACKED_BYTES = 256 * MiB   # unpacked from gzip and zip in one request, all its files together
-MAX_JSON_TOKENS = 3_000_000      # JSON tokens (keys, values, brackets; a kept string one more per 32 characters)
 
 
 class TooLarge(LimitError):
@@ -108,16 +172,21 @@ class TooLarge(LimitError):
 
 
 class Budget:
-    """What one request may still unpack and parse, shared by all of its files: each limit counts down."""
+    """What one request may still unpack and parse, shared by all of its files: each limit counts down.
 
-    def __init__(self, unpacked: int = MAX_UNPACKED_BYTES, tokens: int = MAX_JSON_TOKENS) -> None:
-        self.unpacked, self.tokens = unpacked, tokens
+    Built from a Limits (unpacked_bytes, json_tokens), which the readers also take their other per-request
+    bounds from (document_bytes).
+    """
+
+    def __init__(self, limits: Limits = LIMITS) -> None:
+        self.limits = limits
+        self.unpacked, self.tokens = limits.unpacked_bytes, limits.json_tokens
 
     def spend_unpacked(self, count: int) -> None:
         self.unpacked -= count
         if self.unpacked < 0:
-            raise TooLarge(f"The input unpacks to more than {size(MAX_UNPACKED_BYTES)}, the most one request may "
-                           f"unpack (all of its gzip and zip files together); send counts per problem "
+            raise TooLarge(f"The input unpacks to more than {size(self.limits.unpacked_bytes)}, the most one "
+                           f"request may unpack (all of its gzip and zip files together); send counts per problem "
                            f"(task_id,n,c), fewer files, or {LARGER_RUNS}.")
 
     def spend_tokens(self, count: int) -> None:
@@ -126,5 +195,5 @@ class Budget:
             raise TooLarge(self.too_many_tokens())
 
     def too_many_tokens(self) -> str:
-        return (f"The JSON holds more than {MAX_JSON_TOKENS:,} keys and values, the most one request may read "
-                f"(all of its files together); send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+        return (f"The JSON holds more than {self.limits.json_tokens:,} keys and values, the most one request may "
+                f"read (all of its files together); send counts per problem (task_id,n,c), or {LARGER_RUNS}.")

@@ -57,6 +57,7 @@ from scipy.stats import norm
 from passk.benchmark import CONFIDENCE, Comparison, KComparison, KResult, Summary, compare
 from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k
 from passk.intervals import fixed_interval, population_interval
+from passk.limits import LIMITS
 from passk.stats import t_quantile
 from passk.variance import (SHARED_OVERLAPS, expected_variance, fit_prior, log_overlap_chance,
                             overlaps_worth_summing)
@@ -344,8 +345,9 @@ def plan(summary: Summary, target: float = DEFAULT_TARGET, tokens_per_sample: fl
     Half-widths are half the widths of the summary's intervals (asymmetric near 0 and 1); the noise is
     passk.variance's, with the prior fitted to all the summary's problems as summarize fits it.
     """
-    if not target >= SMALLEST_POINTS / 100:
-        raise ValueError(f"The target half-width must be at least {SMALLEST_POINTS:g} points; got {target * 100:g}.")
+    if not target >= LIMITS.smallest_points / 100:
+        raise ValueError(f"The target half-width must be at least {LIMITS.smallest_points:g} points; "
+                         f"got {target * 100:g}.")
     samples = np.array([problem.n for problem in summary.problems], dtype=np.int64)
     correct = np.array([problem.c for problem in summary.problems], dtype=np.int64)
     prior = fit_prior(samples, correct)
@@ -584,15 +586,13 @@ def top_pair_plan(ranking: "Ranking", difference: float | None = None, tokens_pe
 
 
 # The planning fields of the forms, the API and the command line: name -> (label, in points?).
-# A field in points is from SMALLEST_POINTS to 100 and is read as a fraction: below it the problems needed pass
-# 10^13 and their square overflows a double. The others are above 0 and at most LARGEST_AMOUNT, so that a cost
-# stays a finite number (JSON has no Infinity).
+# A field in points is from LIMITS.smallest_points to LIMITS.largest_points and is read as a fraction: below it the
+# problems needed pass 10^13 and their square overflows a double. The others are above 0 and at most
+# LIMITS.largest_amount, so that a cost stays a finite number (JSON has no Infinity).
 OPTIONS: dict[str, tuple[str, bool]] = {"target": ("The target half-width (points)", True),
            "difference": ("The difference to detect (points)", True),
            "tokens_per_sample": ("Tokens per sample", False),
            "price_per_million": ("The price per million tokens", False)}
-SMALLEST_POINTS = 0.001
-LARGEST_AMOUNT = 1e12
 
 
 def option_value(name: str, text: str | None) -> float:
@@ -609,8 +609,9 @@ def checked_option(name: str, value: float, shown: str) -> float:
     """One planning option's value (see OPTIONS): a target or difference in points as a fraction, an amount as it
     is; ValueError naming the option, and showing the value as it was given (shown), outside its range."""
     label, in_points = OPTIONS[name]
-    if not (SMALLEST_POINTS <= value <= 100 if in_points else 0 < value <= LARGEST_AMOUNT):
-        allowed = f"from {SMALLEST_POINTS:g} to 100" if in_points else \
-            f"a number above 0, at most {LARGEST_AMOUNT:,.0f}"
+    if not (LIMITS.smallest_points <= value <= LIMITS.largest_points if in_points
+            else 0 < value <= LIMITS.largest_amount):
+        allowed = f"from {LIMITS.smallest_points:g} to {LIMITS.largest_points:g}" if in_points else \
+            f"a number above 0, at most {LIMITS.largest_amount:,.0f}"
         raise ValueError(f"{label} must be {allowed}; got {shown[:40]!r}.")
     return value / 100 if in_points else value

@@ -23,17 +23,18 @@ Runs are [(name, problems)]. For each k:
   problem, or pass@k undefined) counts as not shown different.
 """
 
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import ascii_lowercase
 from typing import Any
 
-from passk.benchmark import DEFAULT_KS, PairedRun, _checked_ks, compare_runs, summarize
+from passk.benchmark import DEFAULT_KS, PairedRun, ProblemCounts, Summary, _checked_ks, compare_runs, summarize
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, json_row
 from passk.display import plural
+from passk.limits import LIMITS
 
 ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment
-MAX_RUNS = 12     # runs ranked at once: 66 pairs, and at most a few hundred letters
 
 
 @dataclass
@@ -80,7 +81,7 @@ class KRanking:
     ranking: list[RunRank]
     pairs: list[PairResult]
 
-    def to_json(self):
+    def to_json(self) -> dict[str, Any]:
         return {"k": self.k, "ranking": [row.to_json() for row in self.ranking],
                 "pairs": [pair.to_json() for pair in self.pairs]}
 
@@ -89,11 +90,11 @@ class KRanking:
 class Ranking:
     """Several runs ranked per k; summaries: name -> passk.benchmark.Summary of the run."""
     names: list[str]
-    summaries: dict
+    summaries: dict[str, Summary]
     results: list[KRanking]
     warnings: list[str] = field(default_factory=list)
 
-    def to_json(self, formats=None):
+    def to_json(self, formats: Sequence[str | None] | None = None) -> dict[str, Any]:
         """The POST /api/v1/compare answer for runs sent as "run" fields."""
         formats = formats or [None] * len(self.names)
         runs = [{"name": name, "problems": len(self.summaries[name].problems), "format": fmt}
@@ -101,7 +102,7 @@ class Ranking:
         return {"runs": runs, "results": [row.to_json() for row in self.results], "warnings": list(self.warnings)}
 
 
-def holm(p_values):
+def holm(p_values: Sequence[float | None]) -> list[float | None]:
     """Holm's step-down adjusted p-values, in the order given; None stays None and is not counted in m.
 
     adjusted p_(i) = max_{j <= i} min(1, (m - j + 1) p_(j)) over the m p-values sorted ascending.
@@ -110,7 +111,7 @@ def holm(p_values):
     [0.03, 0.06, 0.06, None]
     """
     defined = sorted((p, index) for index, p in enumerate(p_values) if p is not None)
-    adjusted = [None] * len(p_values)
+    adjusted: list[float | None] = [None] * len(p_values)
     running, m = 0.0, len(defined)
     for rank, (p, index) in enumerate(defined):
         running = max(running, min(1.0, (m - rank) * p))
@@ -118,7 +119,7 @@ def holm(p_values):
     return adjusted
 
 
-def letter_groups(order, different):
+def letter_groups(order: Sequence[str], different: Collection[frozenset[str]]) -> dict[str, str]:
     """Compact letters for the runs in `order` (best first): the maximal sets of runs no two of which differ.
 
     different: a set of frozenset({x, y}) pairs told apart. Returns {run: letters}.
@@ -129,13 +130,13 @@ def letter_groups(order, different):
     rank = {run: index for index, run in enumerate(order)}
     neighbours = {run: {other for other in order if other != run and frozenset({run, other}) not in different}
                   for run in order}
-    cliques = []
+    cliques: list[list[str]] = []
 
-    def extend(clique, candidates, excluded):   # Bron–Kerbosch: every maximal clique once
-        if not candidates and not excluded:
-            cliques.append(sorted(clique, key=rank.get))
+    def extend(clique: set[str], candidates: set[str], excluded: set[str]) -> None:   # Bron–Kerbosch: every
+        if not candidates and not excluded:                                              # maximal clique once
+            cliques.append(sorted(clique, key=rank.__getitem__))
             return
-        for run in sorted(candidates, key=rank.get):
+        for run in sorted(candidates, key=rank.__getitem__):
             extend(clique | {run}, candidates & neighbours[run], excluded & neighbours[run])
             candidates = candidates - {run}
             excluded = excluded | {run}
@@ -149,39 +150,40 @@ def letter_groups(order, different):
     return letters
 
 
-def _letter(index):
+def _letter(index: int) -> str:
     """a, b, …, z, then aa, ab, …"""
     return ascii_lowercase[index] if index < 26 else _letter(index // 26 - 1) + ascii_lowercase[index % 26]
 
 
-def rank_runs(runs, ks=DEFAULT_KS):
+def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: Iterable[int] = DEFAULT_KS) -> Ranking:
     """Rank [(name, problems)] per k and compare every pair; see the module docstring."""
-    runs = [(name, list(problems)) for name, problems in runs]
-    if len(runs) < 2:
-        raise ValueError(f"Give at least two runs to rank; got {len(runs)}.")
-    if len(runs) > MAX_RUNS:
-        raise ValueError(f"Too many runs ({len(runs)}): rank at most {MAX_RUNS} at once.")
+    given = [(name, list(problems)) for name, problems in runs]
+    if len(given) < 2:
+        raise ValueError(f"Give at least two runs to rank; got {len(given)}.")
+    if len(given) > LIMITS.runs:
+        raise ValueError(f"Too many runs ({len(given)}): rank at most {LIMITS.runs} at once.")
     ks = _checked_ks(ks)
-    names = distinct_names([name for name, _ in runs])
-    runs = list(zip(names, (problems for _, problems in runs)))
-    for name, problems in runs:
+    names = distinct_names([name for name, _ in given])
+    named = list(zip(names, (problems for _, problems in given)))   # the runs, each under its distinct name
+    for name, problems in named:
         _check_once_each(name, problems)
-    summaries = {name: summarize(problems, ks) for name, problems in runs}
-    registry = {}   # task id -> number, shared: pairing two runs is then array work
-    prepared = [(name, PairedRun(problems, name).coded(registry)) for name, problems in runs]   # pass@k once each
+    summaries = {name: summarize(problems, ks) for name, problems in named}
+    registry: dict[str, int] = {}   # task id -> number, shared: pairing two runs is then array work
+    prepared = [(name, PairedRun(problems, name).coded(registry)) for name, problems in named]   # pass@k once each
     comparisons = {(a, b): _pair(a, run_a, b, run_b, ks) for (a, run_a), (b, run_b) in combinations(prepared, 2)}
     results = [_k_ranking(k, index, names, summaries, comparisons) for index, k in enumerate(ks)]
     return Ranking(names, summaries, results)
 
 
-def _k_ranking(k, index, names, summaries, comparisons):
+def _k_ranking(k: int, index: int, names: list[str], summaries: dict[str, Summary],
+               comparisons: dict[tuple[str, str], Callable[[int], PairResult]]) -> KRanking:
     """The ranking and pairs at the index-th k."""
     rows = {name: summaries[name].results[index] for name in names}
     pairs = [comparisons[a, b](index) for a, b in comparisons]
     for pair, adjusted in zip(pairs, holm([pair.p_value for pair in pairs])):
         pair.p_holm = adjusted
-    defined = [name for name in names if rows[name].pass_at_k is not None]
-    order = sorted(defined, key=lambda name: -rows[name].pass_at_k)   # stable: ties keep the order given
+    defined = {name: value for name in names if (value := rows[name].pass_at_k) is not None}   # name -> pass@k
+    order = sorted(defined, key=lambda name: -defined[name])   # stable: ties keep the order given
     different = {frozenset({pair.a, pair.b}) for pair in pairs
                  if pair.p_holm is not None and pair.p_holm < ALPHA and pair.a in defined and pair.b in defined}
     groups = letter_groups(order, different)
@@ -192,7 +194,7 @@ def _k_ranking(k, index, names, summaries, comparisons):
     return KRanking(k, ranking, pairs)
 
 
-def _pair(a, run_a, b, run_b, ks):
+def _pair(a: str, run_a: PairedRun, b: str, run_b: PairedRun, ks: Iterable[int]) -> Callable[[int], PairResult]:
     """A function of the k's index giving the PairResult of a against b (no p_holm yet)."""
     if run_a.by_id.keys().isdisjoint(run_b.by_id):
         reason = (f"No task ids in common: {a} has {plural(len(run_a.by_id), 'problem')} and {b} "
@@ -201,17 +203,18 @@ def _pair(a, run_a, b, run_b, ks):
         return lambda index: PairResult(a, b, 0, None, None, None, None, None, None, reason, only_in_a, only_in_b)
     comparison = compare_runs(run_a, run_b, ks)
 
-    def at(index):
+    def at(index: int) -> PairResult:
         row = comparison.results[index]
         return PairResult(a, b, comparison.paired, row.difference, row.se, row.ci95, row.p_value, None, row.test,
                           row.reason, comparison.only_in_a, comparison.only_in_b)
     return at
 
 
-def distinct_names(names):
+def distinct_names(names: Iterable[str | None]) -> list[str]:
     """The names, each made unique: a repeated or missing name gets " (2)", " (3)", … or "run i"."""
     given = [name or f"run {index}" for index, name in enumerate(names, 1)]
-    seen, result = set(), []
+    seen: set[str] = set()
+    result: list[str] = []
     for name in given:
         unique, copy = name, 1
         while unique in seen:
@@ -222,12 +225,12 @@ def distinct_names(names):
     return result
 
 
-def _check_once_each(name, problems):
+def _check_once_each(name: str, problems: list[ProblemCounts]) -> None:
     """ValueError naming the run and the task when a run lists a task twice, or has no problems."""
     if not problems:
         raise ValueError(f"No problems in {name}: give at least one problem, as `task_id,n,c` lines "
                          f"or a harness results file.")
-    seen = set()
+    seen: set[str] = set()
     for problem in problems:
         if problem.task_id in seen:
             raise ValueError(f"{name} lists task {problem.task_id} twice; each task must appear once to be paired.")

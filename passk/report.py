@@ -3,7 +3,7 @@
 The page, `POST /api/v1/benchmark`, the downloads and the command line all get
 their numbers from `benchmark.summarize`; this module only chooses the input
 and, for EvalPlus, reads both suites. With `limited=True` (the web application)
-the input must stay within passk.limits; the command line passes no limits.
+the input must stay within passk.limits.LIMITS; the command line passes no limits.
 """
 
 import base64
@@ -12,24 +12,35 @@ import csv
 import io
 import json
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from functools import cached_property
+from typing import Any, TypeAlias, TypedDict
 
-from passk.benchmark import Summary, compare, summarize
+from passk.benchmark import Comparison, ProblemCounts, Summary, compare, summarize
 from passk.calculator import printable
 from passk.columns import CSV, NOTATIONS, PER_K_COLUMNS, PROBLEM_COLUMNS, shown_in
-from passk.formats import (FORMAT_LABELS, MAX_TASK_ID, SUITES, EmptyInput, FormatError, Problem, by_position,
+from passk.formats import (FORMAT_LABELS, SUITES, EmptyInput, FormatError, Parsed, Problem, by_position,
                            read_files, source_of)
-from passk.limits import (MAX_DOWNLOAD_BYTES, MAX_LINES, MAX_PROBLEMS, MAX_TEXT_BYTES, Budget, LimitError,
-                          check_cells, check_distinct, download_too_large)
-from passk.ranking import distinct_names, rank_runs
-from passk.planner import plan
+from passk.formats._input import Source
+from passk.limits import LIMITS, Budget, LimitError, check_cells, check_distinct, download_too_large
+from passk.ranking import Ranking, distinct_names, rank_runs
+from passk.planner import KPlan, plan
 from passk.sharing import decode_counts, encode_counts
 
 ROWS_PER_CHUNK = 2000     # per-problem rows built and sent at a time by a streamed download
 SOURCE_NAME_LIMIT = 120   # characters of a file's name kept to say where the results came from
+
+Opener: TypeAlias = Callable[[], Source]   # open() of one input: a fresh binary stream, from its start, each call
+Limited: TypeAlias = bool | Budget          # a web request's limits (True, or the request's Budget), or False: none
+
+
+class ReadBounds(TypedDict, total=False):
+    """passk.formats.read_files' limits for a web request."""
+    max_problems: int
+    max_lines: int
+    budget: Budget
 
 
 class MissingCounts(FormatError):
@@ -47,13 +58,13 @@ class Report:
     summary: Summary
     format: str
     suite: str | None = None
-    other_suites: dict = field(default_factory=dict)   # suite name -> Summary
+    other_suites: dict[str, Summary] = field(default_factory=dict)   # suite name -> Summary
     source_name: str | None = None   # the uploaded file's name (None for pasted text)
     source: str = ""                 # the harness and version whose layout was read
     combined: str = ""               # how several files were combined into one run, if they were
-    planning: dict = field(default_factory=dict)   # planner.plan's options: target, tokens and price
+    planning: dict[str, float] = field(default_factory=dict)   # planner.plan's options: target, tokens and price
 
-    def planner(self):
+    def planner(self) -> list[KPlan]:
         """planner.plan for the chosen suite, with this report's planning options."""
         return plan(self.summary, **self.planning)
 
@@ -61,7 +72,7 @@ class Report:
         """This report with planner.plan's options (target, tokens_per_sample, price_per_million) set."""
         return replace(self, planning=dict(planning))
 
-    def to_json(self, per_problem=True):
+    def to_json(self, per_problem: bool = True) -> dict[str, Any]:
         """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
         body = self.summary.to_json(self.format, per_problem)
         if self.source:
@@ -73,7 +84,7 @@ class Report:
         body["planner"] = [row.to_json() for row in self.planner()]
         return body
 
-    def share_params(self, ks):
+    def share_params(self, ks: Iterable[int]) -> dict[str, str]:
         """Query parameters of a link that reproduces these numbers."""
         params = encode_counts(self.summary.problems)
         params["k"] = ",".join(str(k) for k in ks)
@@ -82,21 +93,21 @@ class Report:
         return params
 
     @cached_property
-    def packed(self):
+    def packed(self) -> dict[str, str | None]:
         """pack_counts of each suite's problems (key "" when the format has no suites); None where too large."""
         summaries = {self.suite or "": self.summary, **self.other_suites}
         return {suite: pack_counts(summary.problems) for suite, summary in summaries.items()}
 
 
-def _bounds(limited):
+def _bounds(limited: Limited) -> ReadBounds:
     """read_problems' limits for a web request (limited: its Budget, or True for a budget of its own), else none."""
     if not limited:
         return {}
-    return {"max_problems": MAX_PROBLEMS, "max_lines": MAX_LINES,
+    return {"max_problems": LIMITS.problems, "max_lines": LIMITS.lines,
             "budget": limited if isinstance(limited, Budget) else Budget()}
 
 
-def suite_ignored(subjects):
+def suite_ignored(subjects: Sequence[tuple[str | None, str]]) -> str:
     """The warning for a suite chosen for input that is not EvalPlus.
 
     subjects: [(who, format)], such as [("run A", "csv")]; who is None for a single input.
@@ -108,16 +119,17 @@ def suite_ignored(subjects):
     return f"The suite choice applies only to EvalPlus files; {named}, so it was ignored."
 
 
-def _format_label(fmt):
+def _format_label(fmt: str) -> str:
     return FORMAT_LABELS.get(fmt, fmt)
 
 
-def distinct_pairs(problems):
+def distinct_pairs(problems: Iterable[ProblemCounts]) -> int:
     """How many different (n, c) pairs the problems have: what the computation's cost follows."""
     return len({(problem.n, problem.c) for problem in problems})
 
 
-def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, limited=False, suite_chosen=False):
+def report_from_upload(open_source: Opener, ks: Sequence[int], fmt: str | None = None, suite: str = "plus",
+                       filename: str | None = None, limited: Limited = False, suite_chosen: bool = False) -> Report:
     """Read a file or pasted text; open_source() gives a fresh binary stream each call.
 
     suite_chosen: the user asked for this suite rather than taking the default,
@@ -126,12 +138,14 @@ def report_from_upload(open_source, ks, fmt=None, suite="plus", filename=None, l
     return report_from_files([(filename, open_source)], ks, fmt, suite, limited, suite_chosen)
 
 
-def report_from_files(files, ks, fmt=None, suite="plus", limited=False, suite_chosen=False, check=None):
+def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[int], fmt: str | None = None,
+                      suite: str = "plus", limited: Limited = False, suite_chosen: bool = False,
+                      check: Callable[[list[Problem]], None] | None = None) -> Report:
     """Read [(file name or None, open()), ...], the parts of one run (passk.formats.read_files), as one report.
 
     check(problems), when given, may refuse them once read, before anything is computed.
     """
-    def read(fmt, suite):
+    def read(fmt: str | None, suite: str) -> Parsed:
         return read_files([(name, open_source()) for name, open_source in files], fmt=fmt, suite=suite,
                           **_bounds(limited))
     parsed = read(fmt, suite)
@@ -159,7 +173,7 @@ def report_from_files(files, ks, fmt=None, suite="plus", limited=False, suite_ch
     return report
 
 
-def _source_name(names):
+def _source_name(names: Sequence[str | None]) -> str | None:
     """What the results are from, for the page: a file's name, the first and how many more, or None (pasted)."""
     if not names or names[0] is None:
         return None
@@ -167,7 +181,7 @@ def _source_name(names):
     return first if len(names) == 1 else f"{first} and {len(names) - 1:,} more files"
 
 
-def report_from_share(counts, z, ks, suite=None):
+def report_from_share(counts: str | None, z: str | None, ks: Sequence[int], suite: str | None = None) -> Report:
     """The report a share link describes; task ids become problem 1, 2, … (always within the limits)."""
     pairs = decode_counts(counts, z)
     check_cells(len(pairs), ks)
@@ -176,7 +190,8 @@ def report_from_share(counts, z, ks, suite=None):
     return Report(summarize(problems, ks), "share link", suite=suite if suite in SUITES else None)
 
 
-def report_from_packed(packed: Mapping[str, str | None], ks, fmt, name, suite=None):
+def report_from_packed(packed: Mapping[str, str | None], ks: Sequence[int], fmt: str, name: str,
+                       suite: str | None = None) -> Report:
     """Recalculate an upload from its packed counts (Report.packed) for new ks or suite, within the limits.
 
     packed: suite -> pack_counts' text, under "" for a format without suites; fmt: the format it was read as;
@@ -205,7 +220,7 @@ def report_from_packed(packed: Mapping[str, str | None], ks, fmt, name, suite=No
     return report
 
 
-def _report_from_packed(packed, ks, fmt, name):
+def _report_from_packed(packed: str | None, ks: Sequence[int], fmt: str, name: str) -> Report:
     """The report of one suite's packed counts, named after the file they came from."""
     if not packed:
         raise MissingCounts("The packed counts are missing.")
@@ -215,7 +230,7 @@ def _report_from_packed(packed, ks, fmt, name):
     return report
 
 
-def counts_csv(problems):
+def counts_csv(problems: Iterable[ProblemCounts]) -> str:
     """task_id,n,c lines: what the download form posts back, ids kept."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -224,29 +239,31 @@ def counts_csv(problems):
     return out.getvalue()
 
 
-def pack_counts(problems, limit=MAX_TEXT_BYTES):
+def pack_counts(problems: Iterable[ProblemCounts], limit: int = LIMITS.text_bytes) -> str | None:
     """counts_csv deflated and base64url-encoded, for the page's download form; None if over limit characters."""
     packed = base64.urlsafe_b64encode(zlib.compress(counts_csv(problems).encode("utf-8"))).decode("ascii")
     return packed if len(packed) <= limit else None
 
 
-def unpack_counts(packed):
+def unpack_counts(packed: str) -> bytes:
     """The task_id,n,c text inside pack_counts' answer, as bytes; DamagedCounts when it is damaged."""
+    counts: bytes | None
     try:
         inflater = zlib.decompressobj()
-        counts = inflater.decompress(base64.urlsafe_b64decode(packed), MAX_PROBLEMS * (4 * MAX_TASK_ID + 64))
+        longest = LIMITS.problems * (4 * LIMITS.task_id_chars + 64)   # every problem's row, at its longest
+        counts = inflater.decompress(base64.urlsafe_b64decode(packed), longest)
     except (binascii.Error, zlib.error, ValueError):
-        counts, inflater = None, None
+        counts = None   # (and inflater, read only when counts is not None, goes unused)
     if counts is None or inflater.unconsumed_tail or not inflater.eof:
         raise DamagedCounts("The packed counts are damaged.")
     return counts
 
 
-def report_from_download(packed, counts, ks, fmt="csv"):
+def report_from_download(packed: str | None, counts: str, ks: Sequence[int], fmt: str = "csv") -> Report:
     """The report to download: packed counts (pack_counts; DamagedCounts when damaged), else task_id,n,c text,
     as a report of results read as fmt.
 
-    LimitError, before any pass@k is computed, when its download would pass MAX_DOWNLOAD_BYTES.
+    LimitError, before any pass@k is computed, when its download would pass LIMITS.download_bytes.
     """
     data = unpack_counts(packed) if packed else counts.encode("utf-8", "surrogatepass")
     report = report_from_files([(None, lambda: io.BytesIO(data))], ks, fmt="csv", limited=True,
@@ -258,26 +275,26 @@ DOWNLOAD_ROW_BYTES = 110     # a JSON row's keys, n, c and status, beside its ta
 DOWNLOAD_VALUE_BYTES = 26    # one value and its separators, beside its k: pass@k and pass^k for each k
 
 
-def download_bytes(problems, ks):
+def download_bytes(problems: Sequence[ProblemCounts], ks: Iterable[int]) -> int:
     """About how many bytes the JSON download of these problems takes (the CSV takes fewer)."""
     ids = sum(map(len, map(json.dumps, map(attrgetter("task_id"), problems))))
     values = 2 * sum(DOWNLOAD_VALUE_BYTES + len(str(k)) for k in ks)
     return ids + len(problems) * (DOWNLOAD_ROW_BYTES + values)
 
 
-def check_download(problems, ks):
-    """LimitError naming the limit when the download of these problems would pass MAX_DOWNLOAD_BYTES."""
+def check_download(problems: Sequence[ProblemCounts], ks: Iterable[int]) -> None:
+    """LimitError naming the limit when the download of these problems would pass LIMITS.download_bytes."""
     estimate = download_bytes(problems, ks)
-    if estimate > MAX_DOWNLOAD_BYTES:
+    if estimate > LIMITS.download_bytes:
         raise LimitError(download_too_large(estimate))
 
 
-def per_problem_csv(summary):
+def per_problem_csv(summary: Summary) -> str:
     """The per-problem table as CSV: task_id, n, c, status, then pass@k for each k and pass^k for each k."""
     return "".join(per_problem_csv_chunks(summary))
 
 
-def per_problem_csv_chunks(summary, rows=ROWS_PER_CHUNK):
+def per_problem_csv_chunks(summary: Summary, rows: int = ROWS_PER_CHUNK) -> Iterator[str]:
     """per_problem_csv in pieces of `rows` problems each, for a download that streams."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -296,7 +313,7 @@ def per_problem_csv_chunks(summary, rows=ROWS_PER_CHUNK):
         out.truncate()
 
 
-def json_chunks(report, rows=ROWS_PER_CHUNK):
+def json_chunks(report: Report, rows: int = ROWS_PER_CHUNK) -> Iterator[str]:
     """report.to_json() as JSON text in pieces: the per_problem list `rows` problems at a time."""
     body = report.to_json(per_problem=False)
     for index, (key, value) in enumerate(body.items()):
@@ -312,10 +329,11 @@ def json_chunks(report, rows=ROWS_PER_CHUNK):
     yield "}"
 
 
-def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None, None), limited=False,
-                    suite_chosen=False):
+def compare_uploads(open_a: Opener, open_b: Opener, ks: Sequence[int], fmt: str | None = None, suite: str = "plus",
+                    filenames: tuple[str | None, str | None] = (None, None), limited: Limited = False,
+                    suite_chosen: bool = False) -> tuple[Comparison, list[str]]:
     """Read two runs (each open_x() a binary stream) and pair them by task id; see report_from_upload."""
-    runs = []
+    runs: list[Parsed] = []
     for label, open_source, filename in (("A", open_a, filenames[0]), ("B", open_b, filenames[1])):
         try:
             runs.append(read_files([(filename, open_source())], fmt=fmt, suite=suite, **_bounds(limited)))
@@ -323,7 +341,9 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
                 check_cells(len(runs[-1].problems), ks)
         except ValueError as error:
             labelled = type(error)(f"Run {label}: {error}")
-            labelled.run = label   # so that an interface can put an empty run in its own words
+            # so that an interface can put an empty run in its own words (read with getattr: error's class,
+            # any ValueError, declares no such attribute)
+            setattr(labelled, "run", label)
             raise labelled from None
     comparison = compare(runs[0].problems, runs[1].problems, ks)
     unnamed = [label for label, run in zip("AB", runs) if by_position(run)]
@@ -338,16 +358,18 @@ def compare_uploads(open_a, open_b, ks, fmt=None, suite="plus", filenames=(None,
     return comparison, [run.format for run in runs]
 
 
-def rank_uploads(files, ks, fmt=None, suite="plus", names=(), limited=False, suite_chosen=False):
+def rank_uploads(files: Sequence[tuple[str | None, Opener]], ks: Sequence[int], fmt: str | None = None,
+                 suite: str = "plus", names: Sequence[str | None] = (), limited: Limited = False,
+                 suite_chosen: bool = False) -> tuple[Ranking, list[str]]:
     """Read several runs, [(file name or None, open())] each a whole run, and rank them (passk.ranking).
 
     names: a name per run, in the same order; a run without one is named after its file, else "run i".
     Returns (Ranking, [format of each run]).
     """
     names = list(names) + [None] * (len(files) - len(names))
-    labels = distinct_names([printable(name or filename, SOURCE_NAME_LIMIT) if name or filename else None
+    labels = distinct_names([printable(given, SOURCE_NAME_LIMIT) if (given := name or filename) else None
                              for name, (filename, _) in zip(names, files)])
-    runs = []
+    runs: list[Parsed] = []
     for label, (filename, open_source) in zip(labels, files):
         try:
             runs.append(read_files([(filename, open_source())], fmt=fmt, suite=suite, **_bounds(limited)))
@@ -370,11 +392,11 @@ def rank_uploads(files, ks, fmt=None, suite="plus", names=(), limited=False, sui
     return ranking, [run.format for run in runs]
 
 
-def _run_called(label):
+def _run_called(label: str) -> str:
     """How a sentence names a run: "Run a.jsonl", and "Run A" for a run the page already calls "Run A"."""
     return label if label.startswith("Run ") else f"Run {label}"
 
 
-def _and(names):
+def _and(names: Sequence[str]) -> str:
     """"x", "x and y", "x, y and z"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -15,13 +15,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from passk.limits import LARGER_RUNS, MAX_PROBLEMS
+from passk.limits import LARGER_RUNS, LIMITS
 
-if TYPE_CHECKING:   # imported for its type only: the formats package is not needed to make or read a link
-    from passk.formats import Problem
+if TYPE_CHECKING:   # imported for its type only: the benchmark module is not needed to make or read a link
+    from passk.benchmark import ProblemCounts
 
 PLAIN_LIMIT = 6000
-INFLATED_LIMIT = 40 * MAX_PROBLEMS   # characters: room for every problem's own "n:c*r," item
+INFLATED_LIMIT = 40 * LIMITS.problems   # characters: room for every problem's own "n:c*r," item
 _ITEM = re.compile(r"([0-9]{1,13}):([0-9]{1,13})(?:\*([0-9]{1,7}))?")
 
 
@@ -29,7 +29,7 @@ class ShareLinkError(ValueError):
     """A share link that cannot be read, said in one sentence."""
 
 
-def encode_counts(problems: Iterable["Problem"]) -> dict[str, str]:
+def encode_counts(problems: Iterable["ProblemCounts"]) -> dict[str, str]:
     """The query parameters ({'counts': ...} or {'z': ...}) for these problems."""
     groups = Counter((problem.n, problem.c) for problem in problems)
     items = [f"{n}:{c}" + (f"*{times}" if times > 1 else "") for (n, c), times in sorted(groups.items())]
@@ -41,7 +41,7 @@ def encode_counts(problems: Iterable["Problem"]) -> dict[str, str]:
 
 
 def decode_counts(counts: str | None = None, z: str | None = None,
-                  max_problems: int = MAX_PROBLEMS) -> list[tuple[int, int]]:
+                  max_problems: int = LIMITS.problems) -> list[tuple[int, int]]:
     """(n, c) pairs, one per problem, from a share link's `counts` or `z` value.
 
     A link describing more than max_problems problems is refused before any is made.

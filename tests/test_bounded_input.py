@@ -12,15 +12,15 @@ import json
 import struct
 import zipfile
 import zlib
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, strategies as st
 
-from passk import limits
 from passk.formats import FormatError, read_files, read_problems
 from passk.formats import _json, inspect_log
 from passk.formats._json import parse_json
-from passk.limits import Budget, TooLarge
+from passk.limits import LIMITS, Budget, TooLarge
 from test_limits import BOUNDARY, multipart as form_body
 
 MiB = 2**20
@@ -123,7 +123,7 @@ def test_an_eval_log_of_100000_entries_at_one_member_is_refused_before_any_is_un
 
 def test_an_eval_log_declaring_more_members_than_read_is_refused_by_its_end_record(monkeypatch):
     archive = entries_at_one_member(2)
-    monkeypatch.setattr(inspect_log, "MAX_MEMBERS", 2)
+    monkeypatch.setattr(inspect_log, "LIMITS", replace(LIMITS, archive_members=2))
     monkeypatch.setattr(zipfile, "ZipFile", None)   # refused before zipfile lists the entries
     with pytest.raises(FormatError, match=r"^The zip archive has 3 members, more than the 2 that are read"):
         read_problems(archive)
@@ -199,7 +199,7 @@ def test_a_document_reads_as_json_loads_reads_it(value):
 def test_the_budget_counts_one_token_a_key_value_and_bracket(value):
     budget = Budget()
     parse_json(io.BytesIO(json.dumps(value).encode()), budget)
-    assert limits.MAX_JSON_TOKENS - budget.tokens == tokens_of(value)
+    assert LIMITS.json_tokens - budget.tokens == tokens_of(value)
 
 
 def tokens_of(value):
@@ -214,15 +214,15 @@ def tokens_of(value):
 
 def test_a_document_one_token_past_the_budget_is_refused_and_one_within_is_read():
     text = json.dumps([0] * 98).encode()   # 100 tokens
-    assert parse_json(io.BytesIO(text), Budget(tokens=100)) == [0] * 98
-    with pytest.raises(TooLarge, match="3,000,000 keys and values"):
-        parse_json(io.BytesIO(text), Budget(tokens=99))
+    assert parse_json(io.BytesIO(text), Budget(replace(LIMITS, json_tokens=100))) == [0] * 98
+    with pytest.raises(TooLarge, match="more than 99 keys and values"):   # the sentence names its own table
+        parse_json(io.BytesIO(text), Budget(replace(LIMITS, json_tokens=99)))
 
 
 def test_long_strings_are_kept_to_a_task_ids_length_and_cost_tokens_for_it():
     budget = Budget()
     assert parse_json(io.BytesIO(json.dumps(["x" * 100_000]).encode()), budget) == ["x" * 201]
-    assert limits.MAX_JSON_TOKENS - budget.tokens == 2 + 1 + 201 // 32
+    assert LIMITS.json_tokens - budget.tokens == 2 + 1 + 201 // 32
 
 
 def test_only_keeps_the_top_level_keys_named():

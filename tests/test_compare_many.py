@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from passk.benchmark import compare
 from passk.display import p_value, percent
 from passk.formats import read_problems
+from passk.limits import LIMITS
 from passk.planner import comparison_plan
-from passk.ranking import MAX_RUNS, rank_runs
+from passk.ranking import rank_runs
 
 # Run B is far ahead; runs A and C are close. C lacks t0 and has t30, which no other run has.
 STRONG = "".join(f"t{i},20,{15 + i % 6}\n" for i in range(30))
@@ -124,13 +125,13 @@ def test_a_forest_plot_per_k_has_a_row_per_run_and_names_its_numbers(client):
 
 
 def test_over_the_run_limit_is_a_message_with_the_form_kept(client):
-    files = [(f"run{i}.csv", WEAK) for i in range(MAX_RUNS - 1)]
+    files = [(f"run{i}.csv", WEAK) for i in range(LIMITS.runs - 1)]
     status, html = page(client, {**PASTED, "difference": "3"}, files=files)
     assert status == 400
-    assert alert(html) == f"Too many runs ({MAX_RUNS + 2}): rank at most {MAX_RUNS} at once."
+    assert alert(html) == f"Too many runs ({LIMITS.runs + 2}): rank at most {LIMITS.runs} at once."
     assert f">{WEAK}</textarea>" in html and f">{WEAKER}</textarea>" in html
     assert 'id="difference" name="difference" type="text" inputmode="decimal" value="3"' in html
-    status, _ = page(client, PASTED, files=files[:MAX_RUNS - 3])   # exactly MAX_RUNS
+    status, _ = page(client, PASTED, files=files[:LIMITS.runs - 3])   # exactly LIMITS.runs
     assert status == 200
 
 

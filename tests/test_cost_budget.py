@@ -22,7 +22,7 @@ from passk.benchmark import summarize
 from passk.estimator import estimate_pass_at_k, log_complement
 from passk.formats import Problem
 from passk.intervals import PairedDifference, _midp_lower, midp_interval
-from passk.limits import MAX_DISTINCT_CELLS, MAX_DOWNLOAD_BYTES, LimitError, size
+from passk.limits import LIMITS, LimitError, size
 from passk.planner import _Noise
 from passk.report import Report, check_download, download_bytes, json_chunks
 from passk.variance import expected_variance, fit_prior, overlaps_worth_summing
@@ -157,7 +157,7 @@ def escaped_ids(problems):
 def test_a_download_whose_json_passes_the_limit_is_refused_naming_it():
     with pytest.raises(LimitError) as refused:
         check_download(escaped_ids(100_000), [1, 10, 100])
-    assert f"more than the {size(MAX_DOWNLOAD_BYTES)} limit for a download" in str(refused.value)
+    assert f"more than the {size(LIMITS.download_bytes)} limit for a download" in str(refused.value)
     assert "The download would be about 144 MB" in str(refused.value)
 
 
@@ -196,9 +196,9 @@ def distinct_csv(problems):
 
 TWENTY_KS = ",".join(str(k) for k in range(11, 31))
 DISTINCT_REFUSED = ("The input has 5,001 different (n, c) pairs × 20 k values, 100,020 in all; at most "
-                    f"{MAX_DISTINCT_CELLS:,} are computed per request, as each pair is computed on its own (runs that "
-                    "give every problem the same n have a few hundred): choose fewer k values, or use the command "
-                    "line (the passk command) for larger runs.")
+                    f"{LIMITS.distinct_cells:,} are computed per request, as each pair is computed on its own "
+                    "(runs that give every problem the same n have a few hundred): choose fewer k values, or use "
+                    "the command line (the passk command) for larger runs.")
 
 
 def test_more_different_n_c_pairs_times_ks_than_the_limit_are_refused_by_the_api(client):

@@ -2,6 +2,7 @@
 
 import gzip
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -122,15 +123,14 @@ def test_gzip_input_larger_than_max_bytes_is_refused_naming_the_limit():
 
 
 def test_gzip_input_over_the_limit_is_refused_while_streaming_lines(monkeypatch):
-    monkeypatch.setattr(_input, "MAX_GUNZIPPED_BYTES", 200_000)
+    monkeypatch.setattr(_input, "LIMITS", replace(limits.LIMITS, unpacked_bytes=200_000))
     lines = "".join(json.dumps({"task_id": "a", "passed": True}) + "\n" for _ in range(10_000))   # 330,000 bytes
     assert "unpacks to more than 200 KB" in error_of(gzip.compress(lines.encode()))
 
 
-def test_a_gzip_bomb_unpacks_no_further_than_the_upload_limit():
-    assert _input.MAX_GUNZIPPED_BYTES == limits.MAX_UPLOAD_BYTES
+def test_a_gzip_bomb_unpacks_no_further_than_a_request_may_unpack():
     member = gzip.compress(b"\n" * 2**20)   # gzip members one after another are one stream
-    bomb = member * (limits.MAX_UPLOAD_BYTES // 2**20 + 1)
+    bomb = member * (limits.LIMITS.unpacked_bytes // 2**20 + 1)
     assert len(bomb) < 2**20
     assert "unpacks to more than 256 MiB" in error_of(bomb)
 

@@ -8,6 +8,7 @@ and .eval archive); the counts expected here are worked out from them by hand.
 import io
 import json
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from unittest import mock
 
@@ -16,7 +17,7 @@ import pytest
 from passk import formats
 from passk.formats import FormatError, read_problems
 from passk.formats import inspect_log
-from passk.limits import TooLarge
+from passk.limits import LIMITS, TooLarge
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TAU1 = FIXTURES / "taubench" / "tool-calling-gpt-4o-0.0_range_0-3_user-gpt-4o-llm_0305141512.json"
@@ -305,19 +306,19 @@ def test_a_damaged_zip_says_so():
 
 def test_a_zip_with_too_many_members_is_refused_before_it_is_opened():
     archive = eval_archive()
-    with mock.patch.object(inspect_log, "MAX_MEMBERS", 3), \
+    with mock.patch.object(inspect_log, "LIMITS", replace(LIMITS, archive_members=3)), \
             mock.patch.object(inspect_log.zipfile, "ZipFile", side_effect=AssertionError("opened")):
         with pytest.raises(FormatError, match=r"^The zip archive has 10 members, more than the 3 that are read"):
             read_problems(archive)
 
 
 def test_a_zip_that_unpacks_past_the_cap_is_refused_before_unpacking():
-    with mock.patch.object(inspect_log, "MAX_UNZIPPED_BYTES", 10 * 2**20):
+    with mock.patch.object(inspect_log, "LIMITS", replace(LIMITS, unpacked_bytes=10 * 2**20)):
         big = {**{"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}}},
                "samples/1_epoch_1.json": " " * (11 * 2**20) + json.dumps(scored(1, 1, "C"))}
         with pytest.raises(TooLarge, match=r"^The zip archive unpacks to 11 MiB, more than the 10 MiB that is read"):
             read_problems(eval_archive(big))
-    assert inspect_log.MAX_UNZIPPED_BYTES == 256 * 2**20   # the upload limit
+    assert LIMITS.unpacked_bytes == 256 * 2**20   # what one request may unpack
 
 
 def test_a_member_larger_than_its_entry_declares_is_not_read_past_it():

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from passk.benchmark import MAX_KS, parse_ks
+from passk.benchmark import parse_ks
+from passk.limits import LIMITS
 from web.forms import BenchmarkForm, benchmark_form, compare_form, json_ks, json_planning
 
 
@@ -39,7 +40,7 @@ def test_json_planning_refuses_a_number_out_of_range_as_the_form_does(body, mess
     assert str(error.value) == message
 
 
-@given(st.lists(st.integers(-10 ** 14, 10 ** 14) | st.integers(-3, 12), max_size=MAX_KS))
+@given(st.lists(st.integers(-10 ** 14, 10 ** 14) | st.integers(-3, 12), max_size=LIMITS.ks))
 def test_json_ks_say_what_the_k_field_says(ks):
     """The JSON body's k numbers are read as numbers, with the sentences of the same list typed in the k field."""
     try:

@@ -214,13 +214,14 @@ TOO_LARGE = [
     pytest.param(lambda: post_declared("/api/v1/benchmark", Endless(257 * MiB, FILE, b"1 1\n" * 1000), MULTIPART),
                  0, "The upload is larger than the 256 MiB limit", id="declared-upload-257-mib"),
     pytest.param(lambda: post_declared("/api/v1/benchmark", Endless(64 * MiB, PASTED, b"1 1\n" * 1000), MULTIPART),
-                 limits.MAX_TEXT_BYTES + READ_AHEAD, "larger than the 2 MiB limit; upload the results as a file",
+                 limits.LIMITS.text_bytes + READ_AHEAD, "larger than the 2 MiB limit; upload the results as a file",
                  id="declared-paste-64-mib"),
     pytest.param(lambda: post_chunked("/api/v1/benchmark", Endless(257 * MiB, b'{"problems":[', JSON_PROBLEMS),
                                       "application/json"),
-                 limits.MAX_JSON_BYTES + READ_AHEAD, "larger than the 8 MiB limit for JSON", id="chunked-json-257-mib"),
+                 limits.LIMITS.json_bytes + READ_AHEAD, "larger than the 8 MiB limit for JSON",
+                 id="chunked-json-257-mib"),
     pytest.param(lambda: post_chunked("/api/v1/benchmark", Endless(64 * MiB, PASTED, b"1 1\n" * 1000), MULTIPART),
-                 limits.MAX_TEXT_BYTES + READ_AHEAD, "larger than the 2 MiB limit; upload the results as a file",
+                 limits.LIMITS.text_bytes + READ_AHEAD, "larger than the 2 MiB limit; upload the results as a file",
                  id="chunked-paste-64-mib"),
 ]
 
@@ -249,7 +250,8 @@ def test_a_chunked_form_without_a_file_over_its_limit_is_413_not_cut_short(app):
     response = send(app, post_chunked("/benchmark", body, FORM))
     assert response.status_code == 413
     assert "larger than the 6 MiB limit for a form without a file" in unescape(response.get_data(as_text=True))
-    assert limits.MAX_FORM_BYTES < body.consumed <= limits.MAX_FORM_BYTES + READ_AHEAD   # read to the limit, no further
+    form_bytes = limits.LIMITS.form_bytes
+    assert form_bytes < body.consumed <= form_bytes + READ_AHEAD   # read to the limit, no further
 
 
 # --- what must still work, and how big the pages get ---------------------------------------
@@ -331,7 +333,7 @@ def test_the_api_answers_100000_problems_by_3_ks(client):
 
 
 def test_share_links_expand_to_the_problem_limit_and_not_one_more():
-    assert len(decode_counts("200:57*100000")) == limits.MAX_PROBLEMS
+    assert len(decode_counts("200:57*100000")) == limits.LIMITS.problems
     tracing = tracemalloc.is_tracing()
     if not tracing:
         tracemalloc.start()

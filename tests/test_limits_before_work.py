@@ -22,17 +22,17 @@ import passk.formats
 import passk.report
 import web.forms
 import web.inputs
-from passk.benchmark import MAX_KS, parse_ks, summarize
+from passk.benchmark import parse_ks, summarize
 from passk.formats import Problem
-from passk.ranking import MAX_RUNS
+from passk.limits import LIMITS
 from tests.test_limits import (BOUNDARY, MULTIPART, READ_AHEAD, Endless, get, multipart, post_body, post_form,
                                post_urlencoded, refusal, send)
 
 MiB = 2**20
 COUNTS = b"task_id,n,c\na,10,3\nb,10,7\n"
-TOO_MANY_RUNS = f"Too many runs ({MAX_RUNS + 1}): rank at most {MAX_RUNS} at once."
+TOO_MANY_RUNS = f"Too many runs ({LIMITS.runs + 1}): rank at most {LIMITS.runs} at once."
 TOO_MANY_FIELDS = "more than 1,000 fields and files, the most one request may send"
-MANY_KS = f"Too many k values (more than 10,000): give at most {MAX_KS}."
+MANY_KS = f"Too many k values (more than 10,000): give at most {LIMITS.ks}."
 FORM_KS = "1," * (MiB - 100)   # a k field just under the form's 2 MiB limit on one field
 
 
@@ -87,11 +87,13 @@ def bombs(name, count, start=0):
 
 HOSTILE = [
     # k lists: counted with their repeats, before any value or problem is looked at
-    pytest.param(lambda: json_ks([1] * 100_000), 400, f"Too many k values (100000): give at most {MAX_KS}.",
+    pytest.param(lambda: json_ks([1] * 100_000), 400, f"Too many k values (100000): give at most {LIMITS.ks}.",
                  id="json-k-of-100000-repeats"),
     pytest.param(lambda: json_ks([1] * 100_000 + ["x"], problems=[]), 400,
-                 f"Too many k values (100001): give at most {MAX_KS}.", id="json-k-repeats-then-a-string-no-problems"),
-    pytest.param(lambda: json_ks([1] * (MAX_KS + 1)), 400, f"Too many k values ({MAX_KS + 1}): give at most {MAX_KS}.",
+                 f"Too many k values (100001): give at most {LIMITS.ks}.",
+                 id="json-k-repeats-then-a-string-no-problems"),
+    pytest.param(lambda: json_ks([1] * (LIMITS.ks + 1)), 400,
+                 f"Too many k values ({LIMITS.ks + 1}): give at most {LIMITS.ks}.",
                  id="json-k-one-over-the-limit-all-repeats"),
     pytest.param(lambda: post_form("/benchmark", fields=[("k", FORM_KS)], files=[("file", "r.json.gz", gzip_bomb())]),
                  400, MANY_KS, id="page-form-k-of-2-mib"),
@@ -116,13 +118,13 @@ HOSTILE = [
     pytest.param(lambda: post_urlencoded("/benchmark/download", {"counts": "a,10,3", "k": "1 " * (MiB // 2)}),
                  400, MANY_KS, id="download-k-of-1-mib"),
     # runs: counted by their parts, before any is opened
-    pytest.param(lambda: post_form("/api/v1/compare", fields=[("k", "1")], files=bombs("run", MAX_RUNS + 1)),
+    pytest.param(lambda: post_form("/api/v1/compare", fields=[("k", "1")], files=bombs("run", LIMITS.runs + 1)),
                  400, TOO_MANY_RUNS, id="compare-api-13-gzip-bombs"),
     pytest.param(lambda: post_form("/compare", fields=[("k", "1")],
-                                   files=bombs("file_a", 1) + bombs("file_b", 1) + bombs("run", MAX_RUNS - 1, 2)),
+                                   files=bombs("file_a", 1) + bombs("file_b", 1) + bombs("run", LIMITS.runs - 1, 2)),
                  400, TOO_MANY_RUNS, id="compare-page-13-gzip-bombs"),
     pytest.param(lambda: post_form("/compare", fields=[("k", "1"), ("text_a", "10 3"), ("text_b", "10 4"),
-                                                        ("text_c", "10 5")], files=bombs("run", MAX_RUNS - 2)),
+                                                        ("text_c", "10 5")], files=bombs("run", LIMITS.runs - 2)),
                  400, TOO_MANY_RUNS, id="compare-page-3-pasted-and-10-gzip-bombs"),
     # file parts of one run: the form parser counts them as they come
     pytest.param(lambda: post_form("/api/v1/benchmark", fields=[("k", "1")], files=bombs("file", 1000)),
@@ -147,9 +149,9 @@ def test_a_request_over_a_count_limit_is_refused_before_any_work(app, work, buil
 @pytest.mark.parametrize("path, fields, files", [
     ("/benchmark", [("k", "1,10")], [("file", "r.csv", COUNTS)]),
     ("/api/v1/compare", [("k", "1")], [("a", "a.csv", COUNTS), ("b", "b.csv", COUNTS)]),
-    ("/api/v1/compare", [("k", "1,1,1")], [("run", f"r{i}.csv", COUNTS) for i in range(MAX_RUNS)]),
+    ("/api/v1/compare", [("k", "1,1,1")], [("run", f"r{i}.csv", COUNTS) for i in range(LIMITS.runs)]),
     ("/compare", [("k", "1")], [("file_a", "a.csv", COUNTS), ("file_b", "b.csv", COUNTS)]
-     + [("run", f"r{i}.csv", COUNTS) for i in range(MAX_RUNS - 2)]),
+     + [("run", f"r{i}.csv", COUNTS) for i in range(LIMITS.runs - 2)]),
 ])
 def test_the_spies_see_the_work_of_a_request_within_the_limits(app, work, path, fields, files):
     """So that no work seen above means none was done: the same spies count the reading of an allowed request."""
@@ -159,7 +161,7 @@ def test_the_spies_see_the_work_of_a_request_within_the_limits(app, work, path, 
 
 
 def test_a_json_body_within_the_limits_is_read_by_the_spied_reader(app, work):
-    response = send(app, json_ks([1] * MAX_KS))   # MAX_KS repeats are still allowed, and collapse to one k
+    response = send(app, json_ks([1] * LIMITS.ks))   # LIMITS.ks repeats are still allowed, and collapse to one k
     assert response.status_code == 200 and [row["k"] for row in response.json["results"]] == [1]
     assert work["read_json_body"] == 1 and work["summarize"] == 1
 
@@ -206,9 +208,9 @@ def test_1001_streamed_file_parts_are_told_the_part_limit(app):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("1," * (MAX_KS + 1), rf"Too many k values \({MAX_KS + 1}\): give at most {MAX_KS}\."),
+    ("1," * (LIMITS.ks + 1), rf"Too many k values \({LIMITS.ks + 1}\): give at most {LIMITS.ks}\."),
     ("1 " * 10**6 + "x", r"Too many k values \(more than 10,000\)"),
-    ("x," * (MAX_KS + 1), r"Too many k values \(21\)"),   # counted before any value is checked
+    ("x," * (LIMITS.ks + 1), r"Too many k values \(21\)"),   # counted before any value is checked
 ])
 def test_parse_ks_counts_every_entry_first(text, message):
     with pytest.raises(ValueError, match=message):
@@ -216,10 +218,10 @@ def test_parse_ks_counts_every_entry_first(text, message):
 
 
 def test_parse_ks_still_collapses_repeats_within_the_limit():
-    assert parse_ks("10," * MAX_KS) == [10] and parse_ks("1, 1 10;10") == [1, 10]
+    assert parse_ks("10," * LIMITS.ks) == [10] and parse_ks("1, 1 10;10") == [1, 10]
 
 
-@pytest.mark.parametrize("ks", [[1] * (MAX_KS + 1), [object()] * 10**5, (k for k in [1] * (MAX_KS + 1))],
+@pytest.mark.parametrize("ks", [[1] * (LIMITS.ks + 1), [object()] * 10**5, (k for k in [1] * (LIMITS.ks + 1))],
                          ids=["repeats", "values-never-checked", "a-generator"])
 def test_summarize_refuses_a_long_k_list_by_its_length(ks):
     with pytest.raises(ValueError, match=r"Too many k values \(\d+\): give at most 20\."):
@@ -228,4 +230,4 @@ def test_summarize_refuses_a_long_k_list_by_its_length(ks):
 
 def test_summarize_still_collapses_repeats_within_the_limit():
     assert summarize([Problem("a", 10, 3)], [5, 1, 5]).ks == [1, 5]
-    assert summarize([Problem("a", 10, 3)], iter([1] * MAX_KS)).ks == [1]
+    assert summarize([Problem("a", 10, 3)], iter([1] * LIMITS.ks)).ks == [1]

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from passk.benchmark import compare, summarize
 from passk.formats import Problem
-from passk.ranking import ALPHA, MAX_RUNS, distinct_names, holm, letter_groups, rank_runs
+from passk.limits import LIMITS
+from passk.ranking import ALPHA, distinct_names, holm, letter_groups, rank_runs
 
 
 def run(*counts, n=10, prefix="T"):
@@ -171,7 +172,8 @@ def test_a_run_undefined_at_k_comes_last_without_a_group():
 
 @pytest.mark.parametrize("runs, message", [
     ([("only", run(1))], "Give at least two runs to rank; got 1."),
-    ([(f"r{i}", run(1)) for i in range(MAX_RUNS + 1)], f"Too many runs ({MAX_RUNS + 1}): rank at most {MAX_RUNS}"),
+    ([(f"r{i}", run(1)) for i in range(LIMITS.runs + 1)],
+     f"Too many runs ({LIMITS.runs + 1}): rank at most {LIMITS.runs}"),
     ([("a", run(1, 2)), ("b", [Problem("T0", 10, 1), Problem("T0", 10, 2)])],
      "b lists task T0 twice; each task must appear once to be paired."),
     ([("a", run(1, 2)), ("b", [])], "No problems in b"),

@@ -15,9 +15,10 @@ import threading
 import pytest
 
 from deploy.stack import ProductionStack, find_executable
+from passk.limits import LIMITS, size
 
 MARKER = "zq-marker-4412"
-LIMIT = 256 * 2**20
+LIMIT = LIMITS.upload_bytes
 
 pytestmark = pytest.mark.skipif(
     not find_executable("nginx"),
@@ -134,7 +135,27 @@ def test_a_chunked_body_over_the_limit_is_refused_without_reading_it_all(stack):
     answer = connection.recv(65536)
     connection.close()
     assert answer.startswith(b"HTTP/1.1 413")
-    assert b'"error": "The upload is larger than the 256 MiB limit' in answer
+    assert f'"error": "The upload is larger than the {size(LIMIT)} limit'.encode() in answer
+
+
+def test_a_body_just_past_the_upload_limit_is_passed_on_so_the_app_answers_it(stack):
+    """nginx passes on 1 MiB more than the app's limit (deploy/nginx.conf); past that it answers itself."""
+    length = LIMIT + 2**19
+    head = (f"POST /api/v1/benchmark HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; "
+            f"boundary=x\r\nContent-Length: {length}\r\n\r\n").encode()
+    with socket.create_connection(("127.0.0.1", stack.port), timeout=60) as connection:
+        connection.sendall(head)
+        try:
+            for _ in range(length // 2**20):
+                connection.sendall(b" " * 2**20)
+            connection.sendall(b" " * (length % 2**20))
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = b""
+        while not _complete(answer) and (chunk := connection.recv(65536)):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert b"or use the command line (the passk command)" in answer   # the app's sentence, not nginx's page
 
 
 def test_connections_are_kept_alive(stack):

@@ -8,7 +8,7 @@ from html import unescape
 import pytest
 
 from passk import report as report_module
-from passk.limits import MAX_TEXT_BYTES
+from passk.limits import LIMITS
 from web.forms import CARRIED_FIELDS
 
 from test_benchmark_page import EVALPLUS, HUMANEVAL_LINES, jsonl, result_cells, upload
@@ -114,11 +114,11 @@ def test_carried_counts_over_the_field_limit_are_not_carried(client, monkeypatch
 
 
 def test_carried_fields_stay_within_the_form_field_limit():
-    # pack_counts refuses anything over MAX_TEXT_BYTES, which is also MAX_FORM_MEMORY_SIZE, the
+    # pack_counts refuses anything over LIMITS.text_bytes, which is also MAX_FORM_MEMORY_SIZE, the
     # largest form field the app reads; so a page never carries a field it would refuse.
     from app import create_app
-    assert create_app().config["MAX_FORM_MEMORY_SIZE"] == MAX_TEXT_BYTES
-    assert report_module.pack_counts.__defaults__ == (MAX_TEXT_BYTES,)
+    assert create_app().config["MAX_FORM_MEMORY_SIZE"] == LIMITS.text_bytes
+    assert report_module.pack_counts.__defaults__ == (LIMITS.text_bytes,)
     assert len(CARRIED_FIELDS) + 7 <= create_app().config["MAX_FORM_PARTS"]
 
 

@@ -183,7 +183,7 @@ def _as_float(number: int | float) -> float:
 
 
 def json_ks(ks: list[int]) -> list[int]:
-    """A JSON body's "k" (whole numbers, at most MAX_KS of them) sorted and distinct; ValueError, in the k field's
+    """A JSON body's "k" (whole numbers, at most LIMITS.ks of them) sorted and distinct; ValueError, in the k field's
     words (parse_ks), for none, or one outside 1 to 10^12."""
     if not ks:
         raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")

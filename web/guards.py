@@ -1,22 +1,27 @@
 """Request bounds Werkzeug does not give by itself: a 413 that names the form limit passed, smaller limits for
 bodies read whole into memory (JSON, forms without a file), and the untrusted-host check for error pages."""
 
+from typing import IO, TYPE_CHECKING, cast
+
 from flask import Request, current_app, request
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
 from werkzeug.sansio.utils import host_is_trusted
 
 from passk import limits
 
+if TYPE_CHECKING:   # Werkzeug declares what a form parse returns only for the checker
+    from werkzeug.formparser import t_parse_result
+
 
 class PartCounter:
     """A multipart body's stream that counts the parts read so far, to tell which form limit a 413 passed."""
 
-    def __init__(self, stream, boundary):
+    def __init__(self, stream: IO[bytes], boundary: bytes) -> None:
         self._stream, self._delimiter = stream, b"--" + boundary
         self._tail, self.parts, self.over_size = b"", -1, False   # the closing delimiter starts no part
 
-    def read(self, size=-1):
+    def read(self, size: int = -1) -> bytes:
         try:
             data = self._stream.read(size)
         except RequestEntityTooLarge:
@@ -32,17 +37,22 @@ class FormParser(FormDataParser):
     """Werkzeug's form parser, whose 413 names the limit passed (a field's size or the number of fields), and
     which closes the spooled files of a body it could not finish (Werkzeug leaves them to the garbage collector)."""
 
-    def _parse_multipart(self, stream, mimetype, content_length, options):
+    def _parse_multipart(self, stream: IO[bytes], mimetype: str, content_length: int | None,
+                         options: dict[str, str]) -> "t_parse_result":
         counter = PartCounter(stream, options.get("boundary", "").encode("ascii"))
-        spooled, make_file = [], self.stream_factory
+        spooled: list[IO[bytes]] = []
+        make_file = self.stream_factory
 
-        def spool(**part):
-            spooled.append(make_file(**part))
+        def spool(total_content_length: int | None, content_type: str | None, filename: str | None,
+                  content_length: int | None = None) -> IO[bytes]:   # Werkzeug's stream factory, by keyword
+            spooled.append(make_file(total_content_length=total_content_length, content_type=content_type,
+                                     filename=filename, content_length=content_length))
             return spooled[-1]
 
         self.stream_factory, parsed = spool, False
         try:
-            result = super()._parse_multipart(counter, mimetype, content_length, options)
+            # Werkzeug's parser only read()s the stream, though its annotation asks for a whole IO[bytes]
+            result = super()._parse_multipart(cast(IO[bytes], counter), mimetype, content_length, options)
             parsed = True
             return result
         except RequestEntityTooLarge:
@@ -62,12 +72,12 @@ class LimitedRequest(Request):
     form_data_parser_class = FormParser
 
 
-def whole_body_within_limit():
+def whole_body_within_limit() -> None:
     """JSON bodies and forms without a file are read into memory at once, so their limits are smaller."""
     if request.is_json:
-        limit = limits.MAX_JSON_BYTES
+        limit = limits.LIMITS.json_bytes
     elif request.mimetype == "application/x-www-form-urlencoded":
-        limit = limits.MAX_FORM_BYTES
+        limit = limits.LIMITS.form_bytes
     else:
         return
     request.max_content_length = limit + 1   # Werkzeug cuts a chunked body at the limit: read a byte more to tell
@@ -75,9 +85,9 @@ def whole_body_within_limit():
         raise RequestEntityTooLarge()
 
 
-def too_large_sentence(error):
+def too_large_sentence(error: HTTPException) -> str:
     """A 413's sentence: the one raised with it, else the limit on this kind of body."""
-    if error.description != RequestEntityTooLarge.description:
+    if error.description is not None and error.description != RequestEntityTooLarge.description:
         return error.description
     if request.is_json:
         return limits.json_too_large()
@@ -86,6 +96,6 @@ def too_large_sentence(error):
     return limits.upload_too_large(current_app.config["MAX_CONTENT_LENGTH"])
 
 
-def untrusted_host():
+def untrusted_host() -> bool:
     trusted = current_app.config.get("TRUSTED_HOSTS")
     return bool(trusted) and not host_is_trusted(request.environ.get("HTTP_HOST", ""), trusted)

@@ -9,12 +9,12 @@ from typing import IO
 from werkzeug.datastructures import FileStorage, MultiDict
 
 from passk import limits
-from passk.benchmark import DEFAULT_KS, MAX_KS, Comparison, summarize, too_many_ks
+from passk.benchmark import DEFAULT_KS, Comparison, summarize, too_many_ks
 from passk.calculator import printable
 from passk.formats import FORMATS, SUITES, EmptyInput, FormatError, read_json_body
 from passk.formats._core import JSON
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
-from passk.ranking import MAX_RUNS, Ranking
+from passk.ranking import Ranking
 from passk.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
                           rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
 from passk.sharing import ShareLinkError
@@ -38,8 +38,8 @@ INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)   # what a user sent wr
 
 
 def too_many_runs(count: int) -> str:
-    """The refusal of more runs than MAX_RUNS, said before any of them is read (passk.ranking's words)."""
-    return f"Too many runs ({count}): rank at most {MAX_RUNS} at once."
+    """The refusal of more runs than limits.LIMITS.runs, said before any of them is read (passk.ranking's words)."""
+    return f"Too many runs ({count}): rank at most {limits.LIMITS.runs} at once."
 
 
 def report_from_page(form: BenchmarkForm, files: Files) -> Report:
@@ -61,7 +61,7 @@ def report_from_input(form: BenchmarkForm, files: Files, empty_message: str) -> 
     """
     parts: list[tuple[str | None, Opener]] = [(upload.filename, reopener(upload)) for upload in files.getlist("file")
                                               if upload.filename]
-    if len(parts) > limits.MAX_FORM_PARTS:   # the form parser refuses these first; kept for any other way in
+    if len(parts) > limits.LIMITS.form_parts:   # the form parser refuses these first; kept for any other way in
         raise limits.LimitError(limits.too_many_fields())
     if not parts:
         parts = [opener(files, form.text, "file", empty_message)[::-1]]
@@ -75,7 +75,7 @@ def report_from_carried(carried: Mapping[str, str], ks: list[int], suite: str | 
 
     suite: the suite the user chose, None for the default (plus).
     """
-    fmt = carried.get("carried_format") if carried.get("carried_format") in FORMATS else "csv"
+    fmt = carried.get("carried_format", "") if carried.get("carried_format") in FORMATS else "csv"
     name = printable(carried.get("carried_name") or "the uploaded file", SOURCE_NAME_LIMIT)
     packed = {other: carried.get(f"carried_{other}") for other in SUITES} if fmt == "evalplus" else \
         {"": carried.get("carried_counts")}
@@ -108,8 +108,8 @@ def more_runs_given(form: CompareForm, files: Files) -> bool:
 
 
 def check_run_count(count: int) -> None:
-    """Refuse more than MAX_RUNS runs by their count alone, before any of them is read."""
-    if count > MAX_RUNS:
+    """Refuse more than limits.LIMITS.runs runs by their count alone, before any of them is read."""
+    if count > limits.LIMITS.runs:
         raise limits.LimitError(too_many_runs(count))
 
 
@@ -206,10 +206,10 @@ def json_body(data: bytes | None, example: str, otherwise: str = API_NO_INPUT) -
 def report_from_json_body(data: bytes | None) -> Report:
     """The report of the API's JSON body {"problems": [...], "k": [...]}, with its planning options."""
     body = json_body(data, '{"problems": [...], "k": [1, 10]}')
-    if isinstance(body, dict) and isinstance(body.get("k"), list) and len(body["k"]) > MAX_KS:
+    if isinstance(body, dict) and isinstance(body.get("k"), list) and len(body["k"]) > limits.LIMITS.ks:
         raise FormatError(too_many_ks(len(body["k"])))   # by the list's length, before any value or problem is read
     try:
-        parsed = read_json_body(body, limits.MAX_PROBLEMS)
+        parsed = read_json_body(body, limits.LIMITS.problems)
     except EmptyInput:
         raise FormatError('"problems" is empty: give at least one problem, like '
                           '{"problems": [{"task_id": "a", "n": 10, "c": 3}], "k": [1, 10]}.') from None

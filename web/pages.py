@@ -8,12 +8,12 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from passk import limits
 from passk.benchmark import Comparison
 from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
 from passk.formats import FORMAT_NAMES, FORMATS
+from passk.limits import LIMITS
 from passk.planner import comparison_plan, top_pair_plan
-from passk.ranking import ALPHA, MAX_RUNS, Ranking
+from passk.ranking import ALPHA, Ranking
 from passk.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
 from passk.steps import worked_steps
 from web.addresses import canonical_address, public_url, query_args
@@ -25,8 +25,6 @@ from web.query import calculate_query, read_query
 
 pages = Blueprint("pages", __name__)
 
-PER_PROBLEM_ROWS_SHOWN = 2000
-SHARE_LINK_LIMIT = 8000   # characters; gunicorn refuses request lines over 8190
 EMBED_THEMES = ("auto", "dark", "light")   # auto follows prefers-color-scheme
 EMBED_HEIGHT = 520   # px: the iframe's height without the script: room for a calculation and its table
 # What a docs author pastes (docs/embed.md): the iframe, at a fixed height that works without the
@@ -132,7 +130,8 @@ def healthz() -> Response:
 
 
 @pages.get("/favicon.ico")
-def favicon():
+def favicon() -> Response:
+    assert current_app.static_folder is not None   # create_app keeps Flask's static folder, static/
     return send_from_directory(current_app.static_folder, "favicon.ico", max_age=STATIC_MAX_AGE * 24)
 
 
@@ -157,7 +156,7 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
                      if any(row.pass_at_k is not None for row in result.ranking)}
         page = render_template("compare.html", form=form, ranking=ranking, formats=formats,
                                plans=top_pair_plan(ranking, **planning),
-                               intervals=intervals, alpha=ALPHA, max_runs=MAX_RUNS, all_formats=FORMATS,
+                               intervals=intervals, alpha=ALPHA, max_runs=LIMITS.runs, all_formats=FORMATS,
                                format_names=FORMAT_NAMES)
         return page, 200
     chart = None
@@ -171,7 +170,7 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),
                            plans=plans,
-                           max_runs=MAX_RUNS)
+                           max_runs=LIMITS.runs)
     return page, error_status(error) if error else 200
 
 
@@ -179,7 +178,7 @@ def benchmark_page(form: BenchmarkForm, report: Report | None = None,
                    error: Exception | str | None = None) -> tuple[str, int]:
     """Render /benchmark: the form, and the report or the error."""
     share_url = report and public_url("pages.benchmark", **report.share_params(report.summary.ks))
-    if share_url and len(share_url) > SHARE_LINK_LIMIT:
+    if share_url and len(share_url) > LIMITS.share_link_chars:
         share_url = None  # servers and browsers refuse such long addresses; the downloads remain
     page = render_template(
         "benchmark.html", form=form, report=report, error=error and str(error), all_formats=FORMATS,
@@ -187,10 +186,10 @@ def benchmark_page(form: BenchmarkForm, report: Report | None = None,
         carried=_carried_fields(form, report), plans=report and report.planner(),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         k_curve=report and k_curve_chart(report.summary),
-        rows=report and report.summary.per_problem_rows(PER_PROBLEM_ROWS_SHOWN),
+        rows=report and report.summary.per_problem_rows(LIMITS.rows_shown),
         share_url=share_url, packed=report and report.packed[report.suite or ""],
-        rows_shown=PER_PROBLEM_ROWS_SHOWN, share_limit=SHARE_LINK_LIMIT,
-        max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"], limits=limits,
+        rows_shown=LIMITS.rows_shown, share_limit=LIMITS.share_link_chars,
+        max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"], limits=LIMITS,
     )
     return page, error_status(error) if error else 200
 

@@ -11,9 +11,9 @@ from typing import Literal, TypeAlias, TypedDict, cast
 from passk.calculator import Calculation, calculate, printable
 from passk.estimator import MAX_N
 from passk.formats._core import JSON
+from passk.limits import LIMITS
 
 DEFAULTS = {"n": 10, "c": 3, "k": 1}
-MAX_EXTRA_KS = 20
 FIELDS = ("n", "c", "k", "ks")
 _WHOLE = re.compile(r"[0-9]+")
 _NAMES = {
@@ -138,8 +138,8 @@ def _too_large(digits: str) -> bool:
 def _read_extra_ks(query: CalculatorQuery) -> None:
     parts = [part for part in re.split(r"[\s,]+", query.raw["ks"].strip()) if part]
     bad = [part for part in parts if not _WHOLE.fullmatch(part) or _too_large(part) or not part.strip("0")]
-    if len(parts) > MAX_EXTRA_KS:
-        query.errors["ks"] = f"Give at most {MAX_EXTRA_KS} extra k values; got {len(parts):,}."
+    if len(parts) > LIMITS.extra_ks:
+        query.errors["ks"] = f"Give at most {LIMITS.extra_ks} extra k values; got {len(parts):,}."
     elif bad:
         query.errors["ks"] = (f"{query.name('ks')} must be whole numbers from 1 to 10^12, separated by "
                               f"commas; “{printable(bad[0])}” is not.")
@@ -177,13 +177,13 @@ def read_json(body: "JSON") -> CalculatorQuery:
 
 
 def _read_json_ks(query: CalculatorQuery, ks: "JSON") -> None:
-    """The JSON body's optional "ks": a list of up to MAX_EXTRA_KS whole numbers from 1 to 10^12."""
+    """The JSON body's optional "ks": a list of up to LIMITS.extra_ks whole numbers from 1 to 10^12."""
     name = query.name("ks")
     if not isinstance(ks, list):
         query.errors["ks"] = f"{name} must be a list of whole numbers, like [2, 20]; got {_shown(ks)}."
         return
-    if len(ks) > MAX_EXTRA_KS:
-        query.errors["ks"] = f"Give at most {MAX_EXTRA_KS} extra k values; got {len(ks):,}."
+    if len(ks) > LIMITS.extra_ks:
+        query.errors["ks"] = f"Give at most {LIMITS.extra_ks} extra k values; got {len(ks):,}."
         return
     numbers = list(map(json_count, ks))
     for value, number in zip(ks, numbers):

@@ -13,10 +13,10 @@ import io
 from collections.abc import Collection, Sequence
 from typing import BinaryIO, cast
 
-from passk.formats._core import EMPTY, MAX_COUNT, MAX_TASK_ID, EmptyInput, FormatError, Parsed, Problem, parsed, show
+from passk.formats._core import EMPTY, EmptyInput, FormatError, Parsed, Problem, parsed, show
 from passk.formats._core import JSON
 from passk.formats._input import PEEK_BYTES, Joined, Source, Stream, line_chunks, not_text, open_input
-from passk.formats._json import MAX_DOCUMENT_BYTES, parse_json
+from passk.formats._json import parse_json
 from passk.formats.combine import by_position, combine
 from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, LINE_READERS, detect_format, document_format, source_of
 from passk.formats.detect import warnings_of
@@ -25,7 +25,7 @@ from passk.formats.evalplus import SUITES
 from passk.formats import inspect_log
 from passk.limits import Budget
 
-__all__ = ["FORMATS", "FORMAT_NAMES", "FORMAT_LABELS", "SUITES", "MAX_COUNT", "MAX_TASK_ID", "PEEK_BYTES",
+__all__ = ["FORMATS", "FORMAT_NAMES", "FORMAT_LABELS", "SUITES", "PEEK_BYTES",
            "Problem", "Parsed", "FormatError", "EmptyInput", "read_problems", "read_files", "read_json_body",
            "by_position", "combine", "source_of"]
 
@@ -37,9 +37,10 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
 
     More than max_problems problems, or more than max_lines lines in a line
     format, raise FormatError as soon as they are seen (None: no limit).
-    Gzip-compressed input is unpacked, up to max_bytes (None: MAX_GUNZIPPED_BYTES).
+    Gzip-compressed input is unpacked, up to max_bytes (None: LIMITS.unpacked_bytes).
     budget (a passk.limits.Budget, shared by the files of one request) bounds the
-    bytes unpacked and the JSON read, and its size limits: past them, TooLarge.
+    bytes unpacked and the JSON read, and its limits (a Limits) the size of a
+    JSON document and of a line: past them, TooLarge.
     """
     _check_choice("format", fmt, FORMATS, allow_none=True)
     _check_choice("suite", suite, SUITES)
@@ -58,7 +59,7 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
     if name in LINE_READERS:
         return _parsed(LINE_READERS[name].read_lines(line_chunks(head, stream, max_lines), max_problems), name)
     document = parse_json(Joined(head, stream), budget,
-                          max_bytes=None if budget is None else MAX_DOCUMENT_BYTES)
+                          max_bytes=None if budget is None else budget.limits.document_bytes)
     if fmt is None:
         name = document_format(document)
     if name == "humaneval":  # one results line, sent without a .jsonl name

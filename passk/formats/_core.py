@@ -8,10 +8,8 @@ from dataclasses import dataclass, field as dataclass_field
 from typing import Any, TypeAlias
 
 from passk.formats.registry import titles
-from passk.limits import too_many_problems
+from passk.limits import LIMITS, too_many_problems
 
-MAX_COUNT = 10**12
-MAX_TASK_ID = 200         # characters
 DIGITS = re.compile(r"[0-9]{1,16}")
 SURROGATE = re.compile("[\ud800-\udfff]")   # from JSON escapes like "\\ud800"; not encodable
 JSON: TypeAlias = Any   # a value json or the streaming parser (_json) built: dict, list, str, int, float, bool or None
@@ -62,33 +60,33 @@ def task_id_of(value: JSON, where: str) -> str:
         raise FormatError(f"{where}: the task id must be a string; got {show(value)}.")
     if not value.strip():
         raise FormatError(f"{where}: the task id is empty; give each problem a name.")
-    if len(value) > MAX_TASK_ID:
+    if len(value) > LIMITS.task_id_chars:
         raise FormatError(f"{where}: the task id is {len(value):,} characters long; "
-                          f"at most {MAX_TASK_ID} are allowed.")
+                          f"at most {LIMITS.task_id_chars} are allowed.")
     if SURROGATE.search(value):
         raise FormatError(f"{where}: the task id holds an unpaired surrogate; use valid Unicode text.")
     return value
 
 
 def count(value: JSON, name: str, where: str) -> int:
-    """Return a JSON number with a whole value (10, 10.0, 1e1) as a count from 0 to MAX_COUNT.
+    """Return a JSON number with a whole value (10, 10.0, 1e1) as a count from 0 to LIMITS.largest_count.
 
     A string is refused, as harnesses write counts as numbers; text formats use count_text.
     """
     if type(value) is float and value.is_integer():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LIMITS.largest_count:
         hint = "; send it as a number, not a string" if isinstance(value, str) else ""
-        raise FormatError(f"{where}: {name} must be a whole number from 0 to {MAX_COUNT:,}{hint}; "
+        raise FormatError(f"{where}: {name} must be a whole number from 0 to {LIMITS.largest_count:,}{hint}; "
                           f"got {show(value)}.")
     return value
 
 
 def count_text(text: str, name: str, where: str) -> int:
-    """Return text of digits (a CSV cell, a word of a pasted line) as a count from 0 to MAX_COUNT."""
+    """Return text of digits (a CSV cell, a word of a pasted line) as a count from 0 to LIMITS.largest_count."""
     value = int(text) if DIGITS.fullmatch(text) else None
-    if value is None or value > MAX_COUNT:
-        raise FormatError(f"{where}: {name} must be a whole number from 0 to {MAX_COUNT:,}; "
+    if value is None or value > LIMITS.largest_count:
+        raise FormatError(f"{where}: {name} must be a whole number from 0 to {LIMITS.largest_count:,}; "
                           f"got {show(text)}.")
     return value
 

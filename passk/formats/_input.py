@@ -9,14 +9,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import AnyStr, Protocol, TypeAlias
 
 from passk.formats._core import JSON, FormatError
-from passk import limits
-from passk.limits import LARGER_RUNS, Budget, TooLarge, too_many_lines
+from passk.limits import LARGER_RUNS, LIMITS, Budget, TooLarge, size, too_many_lines
 
 PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
-MAX_LINE_BYTES = 8 * limits.MiB   # one line of a line format, in a web request
 HEAD_LINE_BYTES = 4 * 2**20   # the head ends at the end of a line shorter than this (one JSON document may have none)
 GZIP_MAGIC = b"\x1f\x8b"
-MAX_GUNZIPPED_BYTES = limits.MAX_UPLOAD_BYTES   # gzip input unpacks to at most what an upload may hold unpacked
 
 
 class Readable(Protocol):
@@ -42,7 +39,7 @@ def open_input(source: Source, max_lines: int | None = None, max_bytes: int | No
     nothing else costs time in proportion to its size and no memory; the head
     starts with one newline for each, so line numbers stay right. Gzip input
     (such as MultiPL-E's *.results.json.gz) is unpacked as it is read, up to
-    max_bytes (None: MAX_GUNZIPPED_BYTES), spending budget's unpacked bytes (a
+    max_bytes (None: LIMITS.unpacked_bytes, what one request may unpack), spending budget's unpacked bytes (a
     passk.limits.Budget; None: no budget).
     """
     if isinstance(source, str):
@@ -55,7 +52,7 @@ def open_input(source: Source, max_lines: int | None = None, max_bytes: int | No
     if not isinstance(head, bytes):
         raise TypeError("read_problems needs a binary file (opened with 'rb'), not a text one.")
     if head.startswith(GZIP_MAGIC):
-        source = Gunzipped(head, source, MAX_GUNZIPPED_BYTES if max_bytes is None else max_bytes, budget)
+        source = Gunzipped(head, source, LIMITS.unpacked_bytes if max_bytes is None else max_bytes, budget)
         head = source.read(PEEK_BYTES)
     head, blank_lines = head.removeprefix(codecs.BOM_UTF8), 0
     while head.isspace():
@@ -103,7 +100,7 @@ class Gunzipped:
         if self._budget is not None:
             self._budget.spend_unpacked(len(data))
         if self._left < 0:
-            raise FormatError(f"The gzip-compressed input unpacks to more than {limits.size(self.max_bytes)}, the most "
+            raise FormatError(f"The gzip-compressed input unpacks to more than {size(self.max_bytes)}, the most "
                               "that is read; send counts per problem (task_id,n,c) or part of the file.")
         return data
 
@@ -128,9 +125,9 @@ def line_chunks(head: bytes, stream: Stream, max_lines: int | None = None) -> It
     """Yield head, then pieces of stream of about PEEK_BYTES that each end at the end of a line.
 
     Refuses input of more than max_lines lines, counting as it goes, and then
-    (a web request) lines longer than MAX_LINE_BYTES too.
+    (a web request) lines longer than LIMITS.line_bytes too.
     """
-    longest = None if max_lines is None else MAX_LINE_BYTES
+    longest = None if max_lines is None else LIMITS.line_bytes
     lines = 0
     chunk = head if head.endswith(b"\n") else head + _rest_of_line(stream, head, longest, head.count(b"\n") + 1)
     while chunk:
@@ -151,7 +148,7 @@ def _rest_of_line(stream: Stream, chunk: bytes, longest: int | None, number: int
     started = len(chunk) - chunk.rfind(b"\n") - 1
     rest = stream.readline(max(longest - started, 0) + 1)
     if started + len(rest) > longest:
-        raise TooLarge(f"Line {number:,} is longer than {limits.size(longest)}, the longest line read; no results "
+        raise TooLarge(f"Line {number:,} is longer than {size(longest)}, the longest line read; no results "
                        f"file has lines that long, so send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
     return rest
 

@@ -16,16 +16,13 @@ from itertools import islice
 
 import ijson
 
-from passk.formats._core import JSON, MAX_TASK_ID, FormatError
+from passk.formats._core import JSON, FormatError
 from passk.formats._input import Readable, load_json
-from passk.limits import LARGER_RUNS, Budget, MiB, TooLarge, size
+from passk.limits import LARGER_RUNS, LIMITS, Budget, MiB, TooLarge, size
 
 CHUNK = 256 * 1024         # read at once; ijson builds the events of a chunk before yielding the first
-MAX_STRETCH = 8 * MiB      # of JSON without a string's closing quote: yajl lexes a value split over chunks again
-                           # from its start, so a value n bytes long costs about n² / CHUNK (64 MiB: 15 s)
-MAX_DOCUMENT_BYTES = 64 * MiB   # one document or archive member, unpacked
 RETRACE_BYTES = 1 * MiB    # a document this short that yajl refuses is read again by json, for its exact message
-MAX_KEPT_TEXT = MAX_TASK_ID + 1
+MAX_KEPT_TEXT = LIMITS.task_id_chars + 1
 TEXT_TOKEN_CHARACTERS = 32  # a kept string costs one token more for each this many characters
 MAX_DEPTH = 100
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -33,15 +30,16 @@ NESTED_TOO_DEEPLY = "The input is nested too deeply to read; problems need only 
 
 
 def parse_json(stream: Readable, budget: Budget | None = None, only: Collection[str] | None = None,
-               where: str = "The input", max_bytes: int | None = MAX_DOCUMENT_BYTES) -> JSON:
+               where: str = "The input", max_bytes: int | None = LIMITS.document_bytes) -> JSON:
     """The JSON document read from a binary stream, as Python values.
 
-    budget: a passk.limits.Budget whose tokens this document spends (None: no
-    limit); only: the keys of the top-level object to keep (None: all);
+    budget: a passk.limits.Budget whose tokens this document spends, and whose
+    limits bound a stretch without a string ending (json_stretch_bytes; None:
+    no limits); only: the keys of the top-level object to keep (None: all);
     where: how error messages name the document. A document of more than
     max_bytes (None: no limit) is refused.
     """
-    feed = _Feed(stream, max_bytes, limited=budget is not None)
+    feed = _Feed(stream, max_bytes, None if budget is None else budget.limits.json_stretch_bytes)
     try:
         document, tokens = _build(ijson.basic_parse(feed, use_float=True, buf_size=CHUNK), budget, only)
     except ijson.JSONError as error:
@@ -158,12 +156,16 @@ def _reason(error: Exception) -> str:
 
 
 class _Feed:
-    """The stream ijson reads: refused past max_bytes, and its first RETRACE_BYTES kept in case yajl refuses it."""
+    """The stream ijson reads: refused past max_bytes, and its first RETRACE_BYTES kept in case yajl refuses it.
+
+    Refused too past longest_stretch bytes without a string's closing quote (None: any): yajl lexes a value
+    split over chunks again from its start, so a value n bytes long costs about n² / CHUNK (64 MiB: 15 s).
+    """
 
     retraced: bytes | None   # what was read, while it is no more than RETRACE_BYTES; then None
 
-    def __init__(self, stream: Readable, max_bytes: int | None, limited: bool) -> None:
-        self._stream, self._max_bytes, self._limited = stream, max_bytes, limited
+    def __init__(self, stream: Readable, max_bytes: int | None, longest_stretch: int | None) -> None:
+        self._stream, self._max_bytes, self._longest_stretch = stream, max_bytes, longest_stretch
         self._left, self.retraced, self._stretch = max_bytes, b"", 0
 
     def read(self, amount: int = -1) -> bytes:
@@ -174,14 +176,15 @@ class _Feed:
                 assert self._max_bytes is not None   # _left counts it down
                 raise TooLarge(f"The JSON input holds more than {size(self._max_bytes)} of JSON, the most one "
                                f"document may hold; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
-        if not self._limited or data.count(b'"') > data.count(b'\\"'):   # a quote ending a string (\\" is rare)
+        ended = data.count(b'"') > data.count(b'\\"')   # a quote ending a string (\\" is rare)
+        if self._longest_stretch is None or ended:
             self._stretch = 0
         else:
             self._stretch += len(data)
-            if self._stretch > MAX_STRETCH:
-                raise TooLarge(f"The JSON input goes on for more than {size(MAX_STRETCH)} without a string ending: "
-                               "a string, a number or a list without strings that long is not part of a results "
-                               f"file; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+            if self._stretch > self._longest_stretch:
+                raise TooLarge(f"The JSON input goes on for more than {size(self._longest_stretch)} without a "
+                               "string ending: a string, a number or a list without strings that long is not part of "
+                               f"a results file; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
         if self.retraced is not None:
             self.retraced += data
             if len(self.retraced) > RETRACE_BYTES:

@@ -27,7 +27,7 @@ from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, c
 from passk.formats._core import task_id_of
 from passk.formats._json import parse_json
 from passk.formats.registry import register
-from passk.limits import MAX_UPLOAD_BYTES, Budget, MiB, TooLarge
+from passk.limits import LIMITS, Budget, Limits, MiB, TooLarge
 
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
@@ -36,8 +36,6 @@ SIGNATURE = 'an object with "version" and "eval": {"task", "model"}, and "sample
 SOURCE = "Inspect (inspect_ai) log"
 ZIP_MAGIC = b"PK\x03\x04"
 HEADER = "header.json"
-MAX_UNZIPPED_BYTES = MAX_UPLOAD_BYTES   # an archive unpacks to at most what an upload may hold unpacked
-MAX_MEMBERS = 200_000     # one a sample and epoch
 LOCAL_HEADER = 30         # bytes of a member's local header before its name
 END_RECORD, ZIP64_LOCATOR = 22, 20   # bytes of the end of central directory record, and of the zip64 locator
 SAMPLE_KEYS = frozenset(("id", "epoch", "scores", "score", "error"))   # what is kept of a sample
@@ -73,12 +71,13 @@ def read_archive(file: BinaryIO, limit: int | None,
     """Read an Inspect .eval log, a seekable binary file of a zip archive; return (problems, warnings, source).
 
     The archive's entries are checked before any member is unpacked: at most
-    MAX_MEMBERS of them, no name twice, no two overlapping, and at most
-    MAX_UNZIPPED_BYTES unpacked in all (and what the budget, a
-    passk.limits.Budget, has left). No member is unpacked past the size its entry
+    limits.archive_members of them, no name twice, no two overlapping, and at
+    most limits.unpacked_bytes unpacked in all (and what the budget, a
+    passk.limits.Budget, has left; limits: the budget's, else LIMITS). No member is unpacked past the size its entry
     declares, and of a sample only the keys counted are kept.
     """
-    _check_declared_members(file)
+    limits = LIMITS if budget is None else budget.limits
+    _check_declared_members(file, limits)
     try:
         archive = zipfile.ZipFile(file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
@@ -86,7 +85,7 @@ def read_archive(file: BinaryIO, limit: int | None,
                           "send the .eval log as Inspect wrote it.") from None
     with archive:
         members = archive.infolist()
-        _check_entries(members, budget)
+        _check_entries(members, budget, limits)
         names = {member.filename for member in members}
         if HEADER not in names:
             raise FormatError(_not_a_log(names))
@@ -211,8 +210,8 @@ def _is_sample(name: str) -> bool:
     return SAMPLE_MEMBER.fullmatch(name) is not None
 
 
-def _check_declared_members(file: BinaryIO) -> None:
-    """Refuse a zip whose end record declares more than MAX_MEMBERS members, before zipfile lists them all."""
+def _check_declared_members(file: BinaryIO, limits: Limits) -> None:
+    """Refuse a zip whose end record declares more than limits.archive_members members, before zipfile lists all."""
     length = file.seek(0, io.SEEK_END)
     file.seek(max(0, length - END_RECORD - 0xFFFF - ZIP64_LOCATOR))   # the end record, its comment, the locator
     tail = file.read()
@@ -226,14 +225,14 @@ def _check_declared_members(file: BinaryIO) -> None:
         record = file.read(40)
         if record[:4] == b"PK\x06\x06":
             members = int.from_bytes(record[32:40], "little")
-    if members > MAX_MEMBERS:
-        raise _too_many_members(members)
+    if members > limits.archive_members:
+        raise _too_many_members(members, limits)
 
 
-def _check_entries(members: list[zipfile.ZipInfo], budget: Budget | None) -> None:
+def _check_entries(members: list[zipfile.ZipInfo], budget: Budget | None, limits: Limits) -> None:
     """Refuse too many members, a name twice, overlapping members (a zip bomb's trick) and too much unpacked."""
-    if len(members) > MAX_MEMBERS:
-        raise _too_many_members(len(members))
+    if len(members) > limits.archive_members:
+        raise _too_many_members(len(members), limits)
     names: set[str] = set()
     for member in members:
         if member.filename in names:
@@ -248,16 +247,17 @@ def _check_entries(members: list[zipfile.ZipInfo], budget: Budget | None) -> Non
         end = member.header_offset + LOCAL_HEADER + len(member.orig_filename.encode("utf-8", "surrogateescape")) \
             + member.compress_size
     unpacked = sum(member.file_size for member in members)
-    if unpacked > MAX_UNZIPPED_BYTES:
+    if unpacked > limits.unpacked_bytes:
         raise TooLarge(f"The zip archive unpacks to {unpacked / MiB:,.0f} MiB, more than the "
-                       f"{MAX_UNZIPPED_BYTES // MiB:,} MiB that is read; split the evaluation into smaller logs.")
+                       f"{limits.unpacked_bytes // MiB:,} MiB that is read; split the evaluation into smaller logs.")
     if budget is not None:
         budget.spend_unpacked(unpacked)
 
 
-def _too_many_members(members: int) -> FormatError:
-    return FormatError(f"The zip archive has {members:,} members, more than the {MAX_MEMBERS:,} that are read; "
-                       "an Inspect .eval log has one per sample and epoch, so split the evaluation into smaller logs.")
+def _too_many_members(members: int, limits: Limits) -> FormatError:
+    return FormatError(f"The zip archive has {members:,} members, more than the {limits.archive_members:,} that "
+                       "are read; an Inspect .eval log has one per sample and epoch, so split the evaluation into "
+                       "smaller logs.")
 
 
 def _not_a_log(names: Collection[str]) -> str:

@@ -5,10 +5,11 @@ import itertools
 from collections.abc import Iterable, Iterator
 
 from passk.formats._core import FormatError, add_sample, append, count_text, not_results, problem, show, tallied, task_id_of
-from passk.formats._core import MAX_TASK_ID, Problem, Tally
+from passk.formats._core import Problem, Tally
 from passk.formats._input import text_lines
 from passk.formats.text import is_prose
 from passk.formats.registry import register
+from passk.limits import LIMITS
 
 NAME = "csv"
 LABEL = "CSV"   # the tool, as people name it
@@ -88,10 +89,11 @@ def _csv_counts(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], 
 
 
 def _plain_problem(task_id: str, n_text: str, c_text: str) -> Problem | None:
-    """The problem of a row that passes every check at a glance (a task id of 1 to MAX_TASK_ID characters, counts of
-    1 to 12 ASCII digits, 0 <= c <= n and n > 0), else None: the row is checked in full, to name what is wrong.
+    """The problem of a row that passes every check at a glance (a task id of 1 to LIMITS.task_id_chars characters,
+    counts of 1 to 12 ASCII digits, 0 <= c <= n and n > 0), else None: the row is checked in full, to name what is
+    wrong.
     (A cell is stripped, and decoded UTF-8 holds no surrogate, so task_id_of would keep such an id as it is.)"""
-    if not (0 < len(task_id) <= MAX_TASK_ID and 0 < len(n_text) <= 12 and 0 < len(c_text) <= 12
+    if not (0 < len(task_id) <= LIMITS.task_id_chars and 0 < len(n_text) <= 12 and 0 < len(c_text) <= 12
             and n_text.isascii() and n_text.isdigit() and c_text.isascii() and c_text.isdigit()):
         return None
     n, c = int(n_text), int(c_text)
