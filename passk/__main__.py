@@ -16,16 +16,18 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO, NoReturn, TextIO
 
 from passk import __version__
-from passk.benchmark import DEFAULT_KS, KResult, parse_ks
+from passk.benchmark import DEFAULT_KS, KResult, Summary, parse_ks
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
 from passk.paper import latex, markdown, suites
-from passk.planner import DEFAULT_TARGET, option_value, points, top_pair_plan
-from passk.report import rank_uploads, report_from_files
+from passk.planner import DEFAULT_TARGET, PairPlan, option_value, points, top_pair_plan
+from passk.ranking import Ranking
+from passk.report import Opener, Report, rank_uploads, report_from_files
 
 STDIN = "-"
 CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
@@ -34,11 +36,11 @@ CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything,
 class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on standard error, like every other error."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"passk: {message} (see passk --help)\n")
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(
         prog="passk",
         description="pass@k with error bars from a benchmark harness's output file "
@@ -83,9 +85,9 @@ def build_parser():
     return parser
 
 
-def _planning_option(name):
+def _planning_option(name: str) -> Callable[[str], float]:
     """An argparse type for the planning field `name` (passk.planner.OPTIONS): the web form's sentence on error."""
-    def parse(text):
+    def parse(text: str) -> float:
         try:
             return option_value(name, text)
         except ValueError as error:
@@ -106,28 +108,29 @@ class Progress:
     width = 24      # characters of the bar itself
     columns = 79    # of the whole line, which must not wrap: "\r" goes back only to the start of its last row
 
-    def __init__(self, stream, size, label, terminal, clock=time.monotonic):
+    def __init__(self, stream: BinaryIO, size: int, label: str, terminal: TextIO,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.stream, self.size, self.label, self.terminal, self.clock = stream, size, label, terminal, clock
         self.position = 0
         self.next_draw = clock() + self.delay
         self.drawn = 0  # characters on the terminal's line now
 
-    def read(self, size=-1):
+    def read(self, size: int | None = -1) -> bytes:
         if size is None or size < 0:  # all of it, in pieces so that the bar moves meanwhile
             return b"".join(iter(lambda: self.read(CHUNK), b""))
         return self._count(self.stream.read(size))
 
-    def readline(self, size=-1):
+    def readline(self, size: int = -1) -> bytes:
         return self._count(self.stream.readline(size))
 
-    def seek(self, offset, whence=io.SEEK_SET):
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         self.position = self.stream.seek(offset, whence)
         return self.position
 
-    def __getattr__(self, name):  # anything else (closed, name, ...) is the file's own
+    def __getattr__(self, name: str) -> Any:  # anything else (closed, name, ...) is the file's own
         return getattr(self.stream, name)
 
-    def _count(self, data):
+    def _count(self, data: bytes) -> bytes:
         self.position += len(data)
         now = self.clock()
         if now >= self.next_draw:
@@ -135,7 +138,7 @@ class Progress:
             self.draw()
         return data
 
-    def draw(self):
+    def draw(self) -> None:
         share = min(self.position / self.size, 1.0)
         filled = round(share * self.width)
         bar = (f" [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%}  "
@@ -146,14 +149,14 @@ class Progress:
         self.terminal.flush()
         self.drawn = len(line)
 
-    def clear(self):
+    def clear(self) -> None:
         if self.drawn:
             self.terminal.write("\r" + " " * self.drawn + "\r")
             self.terminal.flush()
             self.drawn = 0
 
 
-def file_size(stream):
+def file_size(stream: BinaryIO) -> int | None:
     """The size of a regular file behind stream, else None (a pipe, a terminal, no file at all)."""
     try:
         status = os.fstat(stream.fileno())
@@ -162,7 +165,7 @@ def file_size(stream):
     return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
-def watched(stream, label, terminal):
+def watched(stream: BinaryIO, label: str, terminal: TextIO) -> BinaryIO | Progress:
     """stream wrapped in a Progress bar when terminal is a terminal and the size is known, else stream."""
     size = file_size(stream)
     is_terminal = getattr(terminal, "isatty", None)
@@ -171,7 +174,8 @@ def watched(stream, label, terminal):
     return Progress(stream, size, f"passk: reading {os.path.basename(label)}", terminal)
 
 
-def read(paths, ks, fmt, suite, terminal=None):
+def read(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,
+         terminal: TextIO | None = None) -> Report:
     """The report for the FILEs (standard input for '-'), as the benchmark page makes it.
 
     suite: None for the default (plus), which then draws no warning for files without suites.
@@ -191,14 +195,14 @@ def read(paths, ks, fmt, suite, terminal=None):
             raise FormatError(f"{openers[0][0]} is empty: no problems were found.") from error
 
 
-def _display_name(path):
+def _display_name(path: str) -> str:
     return "standard input" if path == STDIN else path
 
 
 @contextlib.contextmanager
-def _opened(path, name, terminal):
+def _opened(path: str, name: str, terminal: TextIO) -> Iterator[Opener]:
     """open() for one FILE: each call gives its bytes from the start; the file is closed, the bar wiped, after."""
-    stream = None
+    stream: BinaryIO | Progress | None = None
     try:
         if path == STDIN:
             stream = watched(sys.stdin.buffer, name, terminal)
@@ -206,11 +210,11 @@ def _opened(path, name, terminal):
             yield lambda: io.BytesIO(data)
             return
         with open(path, "rb") as file:
-            stream = watched(file, name, terminal)
+            stream = opened = watched(file, name, terminal)
 
-            def reopen():
-                stream.seek(0)
-                return stream
+            def reopen() -> BinaryIO | Progress:
+                opened.seek(0)
+                return opened
             yield reopen
     except OSError as error:
         raise FormatError(f"Cannot read {name}: {error.strerror or error}.") from None
@@ -219,7 +223,7 @@ def _opened(path, name, terminal):
             stream.clear()
 
 
-def table(summary, format_name):
+def table(summary: Summary, format_name: str) -> str:
     """The summary as lines of text for a terminal, each column as wide as its widest cell."""
     ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
         f"n from {summary.min_n:,} to {summary.max_n:,}"
@@ -249,13 +253,13 @@ def results_lines(results: Sequence[KResult]) -> list[str]:
     return lines
 
 
-def read_as(report):
+def read_as(report: Report) -> str:
     """The layout the input was read as and, for a harness's, the tool and version that writes it."""
     name = FORMAT_NAMES.get(report.format, report.format)
     return f"{name} ({report.source})" if report.source else name
 
 
-def text(report):
+def text(report: Report) -> str:
     """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results."""
     parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
     for suite, other in report.other_suites.items():
@@ -270,14 +274,14 @@ def text(report):
     return "\n".join(parts)
 
 
-def json_text(report):
+def json_text(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2)
 
 
-OUTPUTS = {"text": text, "json": json_text, "markdown": markdown, "latex": latex}
+OUTPUTS: dict[str, Callable[[Report], str]] = {"text": text, "json": json_text, "markdown": markdown, "latex": latex}
 
 
-def notices(report, output):
+def notices(report: Report, output: str) -> list[str]:
     """The lines for standard error: the report's warnings and, where the output has no room for them
     (Markdown, LaTeX), why a k is undefined or has no fixed-benchmark SE."""
     lines = [f"note: {report.combined}"] if report.combined else []
@@ -291,7 +295,7 @@ def notices(report, output):
     return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
 
 
-def main(argv=None, *, stderr=None):
+def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> int:
     """Run the command line; returns the exit status. stderr (default sys.stderr) gets warnings,
     errors and, when it is a terminal, the progress bar."""
     stderr = stderr or sys.stderr
@@ -322,7 +326,8 @@ def main(argv=None, *, stderr=None):
     return 0
 
 
-def read_runs(paths, ks, fmt, suite, terminal=None):
+def read_runs(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,
+              terminal: TextIO | None = None) -> tuple[Ranking, list[str]]:
     """(Ranking, formats) for the FILEs, each its own run named after its path ('-': standard input)."""
     terminal = terminal or sys.stderr
     with contextlib.ExitStack() as files:
@@ -331,10 +336,10 @@ def read_runs(paths, ks, fmt, suite, terminal=None):
                             ks, fmt, suite or "plus", suite_chosen=suite is not None)
 
 
-def ranking_text(ranking):
+def ranking_text(ranking: Ranking) -> str:
     """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value
     (passk.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows)."""
-    parts = []
+    parts: list[str] = []
     for row in ranking.results:
         ranked = [cells(entry, TERMINAL, RANK_COLUMNS) for entry in row.ranking]
         pairs = [cells(pair, TERMINAL, PAIR_COLUMNS) for pair in row.pairs]
@@ -348,15 +353,16 @@ def ranking_text(ranking):
     return "\n".join(parts).rstrip()
 
 
-def _columns(header, rows, left):
+def _columns(header: Sequence[str], rows: Sequence[Sequence[str | None]], left: int) -> list[str]:
     """Lines of a table: the first `left` columns left-aligned, the rest right-aligned, each as wide as needed."""
     widths = [max(map(len, column)) for column in zip(header, *rows)]
-    return ["  ".join(cell.ljust(width) if column < left else cell.rjust(width)
+    # str(cell) as in results_lines: the terminal's notation writes a missing value as "—", so no cell is None
+    return ["  ".join(str(cell).ljust(width) if column < left else str(cell).rjust(width)
                       for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
             for row in [header, *rows]]
 
 
-def planning_text(plans, difference):
+def planning_text(plans: Sequence[PairPlan], difference: float) -> str:
     """top_pair_plan's answers for the terminal: per k, which pair, then its sentences."""
     lines = [f"planning for the top two runs at each k (a - b), to find a difference of {points(difference)} points "
              f"4 times in 5 at p < 0.05:"]
@@ -367,7 +373,7 @@ def planning_text(plans, difference):
     return "\n".join(lines)
 
 
-def main_runs(args, stderr):
+def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
     """passk --runs FILE FILE...: the ranked table and the pairs, or (--json) the API's answer."""
     if args.output in ("markdown", "latex"):
         print(f"passk: --{args.output} is not available with --runs; use the table or --json.", file=stderr)
