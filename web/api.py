@@ -29,10 +29,9 @@ def pass_at_k() -> ResponseReturnValue:
         return jsonify(error=str(error)), 400
     except TooLarge as error:
         return jsonify(error=str(error)), 413
-    if query.errors:
+    calculation = calculate_query(query)   # None exactly when the query has errors
+    if calculation is None:
         return jsonify(error=query.message()), 400
-    calculation = calculate_query(query)
-    assert calculation is not None   # a query without errors has its calculation
     return jsonify(calculation.to_json())
 
 

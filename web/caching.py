@@ -3,10 +3,12 @@ address per answer (a parameter no page reads redirects to the address without i
 
 import hashlib
 import os
+from typing import Any
 from urllib.parse import quote, urlencode
 
-from flask import current_app, redirect, request
+from flask import Response, current_app, redirect, request
 from werkzeug.security import safe_join
+from werkzeug.wrappers import Response as BaseResponse
 
 from web.addresses import names_read
 from web.forms import benchmark_form, compare_form
@@ -21,11 +23,12 @@ KNOWN_PARAMETERS = {**{endpoint: FIELDS for endpoint in ("pages.index", "api.pas
                     "pages.compare": names_read(compare_form), "static": ("v",), "pages.favicon": ()}
 
 
-def fingerprint(filename):
+def fingerprint(filename: str) -> str | None:
     """The first 12 hex digits of the static file's SHA-256 (None if there is no such file)."""
-    fingerprints = current_app.extensions.setdefault("passk.fingerprints", {})
+    fingerprints: dict[str, str] = current_app.extensions.setdefault("passk.fingerprints", {})
     if filename not in fingerprints:
-        path = safe_join(current_app.static_folder, filename)
+        folder = current_app.static_folder   # None only for an app without static files: then there is no file
+        path = safe_join(folder, filename) if folder is not None else None
         if not (path and os.path.isfile(path)):
             return None
         with open(path, "rb") as file:
@@ -33,20 +36,20 @@ def fingerprint(filename):
     return fingerprints[filename]
 
 
-def fingerprint_static(endpoint, values):
+def fingerprint_static(endpoint: str, values: dict[str, Any]) -> None:
     """Static addresses carry ?v=<fingerprint>, so they can be cached for a year."""
     if endpoint == "static" and "filename" in values:
         values["v"] = fingerprint(values["filename"])
 
 
-def drop_unknown_parameters():
+def drop_unknown_parameters() -> BaseResponse | None:
     """A cacheable address with a parameter its page never reads redirects to the address without it.
 
     nginx keeps an answer per address (deploy/nginx.conf), so ?x=1, ?x=2, ... would
     each be one more entry, holding whatever the client wrote. The address
     redirected to keeps the known parameters, every value of each, in one order.
     """
-    known = KNOWN_PARAMETERS.get(request.endpoint)
+    known = KNOWN_PARAMETERS.get(request.endpoint) if request.endpoint is not None else None   # None: no route
     if request.method not in ("GET", "HEAD") or known is None or set(request.args) <= set(known):
         return None
     pairs = [(name, value) for name in known for value in request.args.getlist(name)]
@@ -57,7 +60,7 @@ def drop_unknown_parameters():
 ANSWER_CACHE_CONTROL = f"public, max-age={ANSWER_MAX_AGE}"
 
 
-def cache_answers(response):
+def cache_answers(response: Response) -> Response:
     """Pages and API answers depend on nothing but the address: browsers and nginx may keep them."""
     if request.method in ("GET", "HEAD") and response.status_code == 200 \
             and request.endpoint in CACHEABLE_ENDPOINTS:
@@ -65,11 +68,11 @@ def cache_answers(response):
     return response
 
 
-def cache_fingerprinted(response):
+def cache_fingerprinted(response: Response) -> Response:
     """A static file asked for with its current fingerprint may be kept a year, unchanged."""
     version = request.args.get("v")
     if (request.endpoint == "static" and version and response.status_code in (200, 304)
-            and version == fingerprint(request.view_args["filename"])):
+            and request.view_args is not None and version == fingerprint(request.view_args["filename"])):
         response.cache_control.max_age = FINGERPRINTED_MAX_AGE
         response.cache_control.public = True
         response.cache_control.immutable = True

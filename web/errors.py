@@ -1,6 +1,8 @@
 """HTTP errors as a sentence: JSON under /api/, the form again for a 413 on a form page, an error page elsewhere."""
 
 from flask import Response, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from web.guards import too_large_sentence, untrusted_host
 from web.forms import benchmark_form, compare_form
@@ -10,8 +12,9 @@ UNTRUSTED_HOST = ("This server does not answer for the host named in the request
                   "the name to PASSK_ALLOWED_HOSTS.")
 
 
-def http_error(error):
+def http_error(error: HTTPException) -> ResponseReturnValue:
     """Errors as JSON under /api/, as a page elsewhere; never a stack trace."""
+    assert error.code is not None   # Flask hands an HTTPException without a code back as it is, not to a handler
     if untrusted_host():  # no links can be built for such a request, so no page either
         if request.path.startswith("/api/"):
             return jsonify(error=UNTRUSTED_HOST), 400
@@ -27,13 +30,13 @@ def http_error(error):
     return render_template("error.html", error=error, message=error_sentence(error)), error.code
 
 
-def error_sentence(error):
+def error_sentence(error: HTTPException) -> str:
     """What went wrong, for the user: the limit passed, the address not found, or the methods allowed."""
     if error.code == 413:
         return too_large_sentence(error)
     if error.code == 404:
         return f"There is no page at {request.path}."
-    if error.code == 405:
+    if error.code == 405 and isinstance(error, MethodNotAllowed):   # routing's 405, which knows the methods
         allowed = " or ".join(sorted(set(error.valid_methods or ()) - {"HEAD", "OPTIONS"}))
         return f"{request.path} answers {allowed} requests, not {request.method}."
     return f"{error.name}: {error.description}"

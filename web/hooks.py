@@ -1,6 +1,8 @@
 """What every request and answer goes through: size limits, caching, security headers, error pages, quiet logs."""
 
-from flask import Flask, request
+from types import TracebackType
+
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from passk.quietlog import describe
@@ -17,11 +19,12 @@ CONTENT_SECURITY_POLICY = "; ".join([
 class Passk(Flask):
     """Flask whose log of an unexpected error names code locations, never the request."""
 
-    def log_exception(self, exc_info):
+    def log_exception(self, exc_info: tuple[type, BaseException, TracebackType] | tuple[None, None, None]) -> None:
+        assert exc_info[1] is not None   # Flask's handle_exception passes the error it is handling
         self.logger.error("Unhandled %s", describe(exc_info[1]))
 
 
-def register(app):
+def register(app: Flask) -> None:
     """Install the hooks on app; answers pass the after_request hooks last registered first."""
     app.url_defaults(caching.fingerprint_static)
     app.before_request(caching.drop_unknown_parameters)
@@ -33,14 +36,14 @@ def register(app):
     app.register_error_handler(HTTPException, http_error)
 
 
-def close_unsent_file(response):
+def close_unsent_file(response: Response) -> Response:
     """A 304 sends no body, so close the static file Werkzeug opened for it now, not at GC."""
     if response.status_code == 304 and hasattr(response.response, "close"):
         response.response.close()
     return response
 
 
-def security_headers(response):
+def security_headers(response: Response) -> Response:
     """No framing (but of /embed), no sniffing, no referrer, and nothing loaded from elsewhere."""
     if request.path == "/embed":  # the one page any page may frame, file:// docs included
         response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
