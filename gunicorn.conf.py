@@ -30,7 +30,7 @@ graceful_timeout = 30
 # nginx bounds the request line and each header (passk.limits.LIMITS.header_bytes,
 # 8 KiB: large_client_header_buffers); gunicorn must never be the one to refuse
 # what nginx let through, so it has no limit on the request line (0) and its
-# limit on a header sits above nginx's (tests/test_limits_table.py checks both).
+# limit on a header sits above nginx's (tests/web/test_limits_table.py checks both).
 limit_request_line = 0
 limit_request_field_size = 16384
 

@@ -14,7 +14,7 @@ reports the status, the CPU seconds of the request (time.process_time), the
 growth of its peak resident memory (VmHWM, reset through /proc/self/clear_refs
 just before the request), how much of the body the app read, the bytes of the
 answer and its error sentence. The hostile cases are those of
-tests/test_limits.py, which checks their status, sentence and bytes read but
+tests/web/test_limits.py, which checks their status, sentence and bytes read but
 never their time: the time is measured here.
 With --repeat, the run with the least CPU time is kept. A child is stopped
 after --timeout seconds of CPU (twice that of wall time) and when it asks for
@@ -222,7 +222,7 @@ CASES = {
         "GET /api/v1/pass-at-k?n=10&c=3&k=1&ks=1,…,1600", "400",
         lambda: {"method": "GET", "path": "/api/v1/pass-at-k",
                  "query_string": "n=10&c=3&k=1&ks=" + ",".join(map(str, range(1, 1601)))}),
-    # The other refusals of tests/test_limits.py (status, sentence and bytes read are tested there; time here).
+    # The other refusals of tests/web/test_limits.py (status, sentence and bytes read are tested there; time here).
     "share-link-deflate-bomb": (
         "GET /benchmark?z=… (64 MiB of commas, deflated to 64 KB)", "400",
         lambda: {"method": "GET", "path": "/benchmark", "query_string": "z=" + packed(b"," * (64 * MiB))}),
@@ -501,7 +501,7 @@ ISSUE_15 = {
         "row 11: POST /benchmark/download, 100,000 problems, 200-character non-ASCII ids packed (914 KB), as JSON",
         "400", lambda: urlencoded("/benchmark/download", {"packed": packed(escaped_id_counts(100_000)),
                                                           "k": "1,10,100", "as": "json"})),
-    # row 12 (5 bombs at once) is row 1 five times over; tests/test_heavy_and_light.py runs requests at once.
+    # row 12 (5 bombs at once) is row 1 five times over; tests/stack/test_heavy_and_light.py runs requests at once.
     "single-page": ("GET /?n=10^12&c=10^6&k=10^6&ks=… (20 ks up to 10^6)", "200", lambda: single_problem_query("/")),
     "single-embed": ("GET /embed, the same", "200", lambda: single_problem_query("/embed")),
     "single-api": ("GET /api/v1/pass-at-k, the same", "200", lambda: single_problem_query("/api/v1/pass-at-k")),

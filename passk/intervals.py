@@ -284,7 +284,7 @@ class PairedDifference:
 
 
 # Where the simulated coverage of docs/coverage.md (bench/coverage.py, seed 20261124, 2,000 draws a scenario)
-# fell below 93%, and the sentence that says so beside the interval (tests/test_coverage_notes.py keeps the
+# fell below 93%, and the sentence that says so beside the interval (tests/passk/test_coverage_notes.py keeps the
 # figures equal to the report's).
 SKEWED = 2.0            # |skewness| of the per-problem values from which the population note speaks
 SKEWED_BELOW = 200      # ... with fewer problems than this, and at least SKEWED_FROM (fewer: it over-covers)

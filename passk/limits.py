@@ -12,7 +12,7 @@ about 2 s of CPU or 300 MB of memory on a 2-core machine (docs/benchmarks.md,
 
 Each field's metadata holds its help sentence (Limits.help); README's "Limits"
 section, deploy/nginx.conf and gunicorn.conf.py state these values and
-tests/test_limits_table.py checks them against this table. Tuning constants a
+tests/web/test_limits_table.py checks them against this table. Tuning constants a
 user never meets stay beside their code (variance.MAX_TERMS, charts.MAX_POINTS
 and MAX_BARS, the JSON parser's CHUNK and MAX_DEPTH, sharing.PLAIN_LIMIT).
 """

@@ -117,7 +117,7 @@ def test_difference_chart_of_just_over_max_bars_says_about_1_problem():
 
 # The geometry of the labels. An SVG scales with its box, so the charts' text is sized in viewBox units
 # in style.css, largest (FONT, COUNT_FONT) where the chart is narrowest; Label.box() is the room a label
-# takes at that size, in DejaVu Sans (the widest common sans-serif face). tests/test_browser_look.py
+# takes at that size, in DejaVu Sans (the widest common sans-serif face). tests/browser/test_browser_look.py
 # checks the same in the browser.
 
 CURVES = [(1, 1, 1), (2, 1, 2), (7, 3, 7), (10, 3, 5), (11, 0, 1), (46, 20, 46), (50, 49, 1), (51, 1, 51),

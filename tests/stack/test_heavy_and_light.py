@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from deploy.stack import _children, find_executable
-from test_bounded_input import gzipped
-from test_limits import BOUNDARY, multipart as form_body
+from bodies import BOUNDARY, gzipped, multipart as form_body
 
 pytestmark = pytest.mark.skipif(
     not find_executable("nginx"),

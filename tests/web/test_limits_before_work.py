@@ -2,7 +2,7 @@
 
 The count of k values (all of them, repeats included), of runs and of file parts is
 read off the request and refused before any file is opened or any value checked. As
-in tests/test_limits.py no test here times a request (a busy machine must not fail
+in tests/web/test_limits.py no test here times a request (a busy machine must not fail
 one): each sees instead that the work was not done, with counting spies on the
 readers (passk.formats.read_problems, the read_files that passk.report calls,
 web.inputs.read_json_body) and on the opening of each uploaded file, and, for a
@@ -25,8 +25,8 @@ import web.inputs
 from passk.benchmark import parse_ks, summarize
 from passk.formats import Problem
 from passk.limits import LIMITS
-from tests.test_limits import (BOUNDARY, MULTIPART, READ_AHEAD, Endless, get, multipart, post_body, post_form,
-                               post_urlencoded, refusal, send)
+from bodies import BOUNDARY, Endless, multipart
+from test_limits import (MULTIPART, READ_AHEAD, get, post_body, post_form, post_urlencoded, refusal, send)
 
 MiB = 2**20
 COUNTS = b"task_id,n,c\na,10,3\nb,10,7\n"

@@ -8,15 +8,14 @@ import html
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from web.pages import EMBED_HEIGHT, embed_snippet
-from tests.test_app import element_text
+from html_text import element_text
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 FRAME = "iframe[data-passk-embed]"
 # Inside the frame: the document is as tall as the frame's viewport, the iframe's content box.
 # A function, not an expression: Playwright evals an expression in the page, which the CSP refuses.

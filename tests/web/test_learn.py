@@ -4,12 +4,12 @@ import math
 import re
 from fractions import Fraction
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from jinja2 import Environment, FileSystemLoader
+from where import ROOT
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = ROOT / "templates"
 VOID_ELEMENTS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                  "source", "track", "wbr"}
 ARXIV_IDS = ["2107.03374", "1906.04908", "2406.12045"]

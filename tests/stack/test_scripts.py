@@ -2,9 +2,8 @@
 
 import shutil
 import subprocess
-from pathlib import Path
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def ensure_venv(checkout, requirements):

@@ -3,7 +3,6 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,8 +11,8 @@ from passk.__main__ import build_parser, main
 from passk.benchmark import compare
 from passk.formats import Problem
 from passk.planner import comparison_plan
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RNG = np.random.default_rng(9)
 RATES = RNG.beta(0.8, 0.8, 30)
 # Three runs of 30 problems with 20 samples each: "best" ahead of "close" at pass@1, "far" behind both.

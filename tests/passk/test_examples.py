@@ -3,12 +3,11 @@
 import json
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 
 from passk.__main__ import main
 from passk.formats import read_problems
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "examples" / "samples.jsonl_results.jsonl"
 
 

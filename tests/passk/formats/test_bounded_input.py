@@ -6,35 +6,23 @@ memory are measured by bench/bench_limits.py. The JSON parser itself
 (passk.formats._json) is checked against json.loads.
 """
 
-import functools
 import io
 import json
 import struct
 import zipfile
-import zlib
 from dataclasses import replace
 
 import pytest
+from bodies import BOUNDARY, gzipped, multipart as form_body
 from hypothesis import given, strategies as st
 
 from passk.formats import FormatError, read_files, read_problems
 from passk.formats import _json, inspect_log
 from passk.formats._json import parse_json
 from passk.limits import LIMITS, Budget, TooLarge
-from test_limits import BOUNDARY, multipart as form_body
 
 MiB = 2**20
 PROBLEM = {"task_id": "HumanEval/0", "n": 10, "c": 3}
-
-
-@functools.lru_cache(maxsize=None)
-def gzipped(unit, unpacked, opening=b"[", closing=b"0]"):
-    """A gzip stream of opening, unit repeated to about unpacked bytes, then closing; made in pieces."""
-    packer = zlib.compressobj(1, zlib.DEFLATED, 31)
-    piece = unit * (MiB // len(unit))
-    parts = [packer.compress(opening)]
-    parts += [packer.compress(piece) for _ in range(unpacked // len(piece))]
-    return b"".join(parts + [packer.compress(closing), packer.flush()])
 
 
 def eval_log(members):

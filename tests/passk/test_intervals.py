@@ -4,7 +4,6 @@ import math
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings, strategies as st
@@ -14,6 +13,7 @@ import oracles
 from passk.benchmark import compare, summarize
 from passk.formats import Problem
 from passk.intervals import PairedDifference, fixed_interval, midp_interval, population_interval
+from where import ROOT
 
 
 def pass_fail(ones, count):
@@ -162,7 +162,7 @@ def test_five_of_ten_is_the_mid_p_interval_at_nine_trials_scaled_for_t():
 
 
 def test_the_readme_names_the_interval_it_gives():
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "mid-p" in text and "effective number of trials" in text
     assert "Wilson's interval for a proportion" not in text
 

@@ -9,6 +9,7 @@ from math import comb
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from html_text import element_text
 from passk.calculator import calculate
 
 BAD_INPUTS = [
@@ -39,11 +40,6 @@ def field_error(html, name):
 def input_value(html, name):
     match = re.search(rf'<input id="{name}"[^>]*value="([^"]*)"', html, re.S)
     return unescape(match.group(1))
-
-
-def element_text(html, element_id):
-    match = re.search(rf'id="{element_id}"[^>]*>([^<]*)<', html)
-    return unescape(match.group(1)).strip()
 
 
 def test_front_page_without_parameters_shows_n10_c3_k1(client):

@@ -9,24 +9,23 @@ command line keeps no such limits.
 
 import base64
 import hashlib
-import io
 import json
 import tracemalloc
 import zlib
 from html import unescape
-from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 from werkzeug.test import EnvironBuilder
 
+from bodies import BOUNDARY, Endless, multipart
 from passk import limits
 from passk.__main__ import main as cli
 from passk.report import pack_counts, unpack_counts
 from passk.sharing import ShareLinkError, decode_counts
+from where import ROOT
 
 MiB = 2**20
-BOUNDARY = "passk-test-limits"
 TWENTY_KS = "1,2,3,5,10,20,30,50,100,150,200,300,500,1000,2000,5000,10000,20000,50000,100000"
 ALL_KS = ",".join(str(k) for k in range(1, 1601))
 
@@ -38,37 +37,6 @@ def counts_csv(problems, ids="problem {}"):
 def json_problems(problems, ks):
     items = ",".join(f'{{"task_id":"problem {i}","n":200,"c":{i % 201}}}' for i in range(problems))
     return f'{{"problems":[{items}],"k":[{ks}]}}'.encode()
-
-
-def multipart(fields=(), files=()):
-    """A multipart/form-data body: fields are (name, text), files (name, filename, bytes)."""
-    parts = [f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-             for name, value in fields]
-    for name, filename, content in files:
-        parts += [f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                  "Content-Type: application/octet-stream\r\n\r\n".encode(), content, b"\r\n"]
-    return b"".join(parts) + f"--{BOUNDARY}--\r\n".encode()
-
-
-class Endless(io.RawIOBase):
-    """A body of `size` bytes made of `piece` again and again, never held whole; `consumed` counts what was read."""
-
-    def __init__(self, size, opening, piece):
-        self.size, self.left, self.pending, self.piece = size, size, opening, piece
-
-    @property
-    def consumed(self):
-        return self.size - self.left
-
-    def readable(self):
-        return True
-
-    def readinto(self, buffer):
-        self.pending = self.pending or self.piece
-        data = self.pending[:min(len(buffer), self.left)]
-        buffer[:len(data)] = data
-        self.pending, self.left = self.pending[len(data):], self.left - len(data)
-        return len(data)
 
 
 # --- the requests --------------------------------------------------------------------
@@ -364,7 +332,7 @@ def test_sizes_are_named_as_people_read_them(count, text):
 
 
 def test_every_limit_is_named_in_the_readme():
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text[text.index("## Limits"):]
     for named in ("100,000 problems", "300,000 problems × k values", "500,000 lines", "256 MiB", "2 MiB",
                   "6 MiB", "8 MiB", "1,000 fields"):

@@ -6,7 +6,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,8 @@ from passk import paper
 from passk.columns import RESULT_COLUMNS, shown_in
 from passk.__main__ import main
 from passk.display import percent
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 RESULTS = "".join(json.dumps({"task_id": f"T/{i % 3}", "passed": i % 4 == 0}) + "\n" for i in range(30))
 
 

@@ -9,7 +9,6 @@ import io
 import json
 import zipfile
 from dataclasses import replace
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -18,8 +17,8 @@ from passk import formats
 from passk.formats import FormatError, read_problems
 from passk.formats import inspect_log
 from passk.limits import LIMITS, TooLarge
+from where import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures"
 TAU1 = FIXTURES / "taubench" / "tool-calling-gpt-4o-0.0_range_0-3_user-gpt-4o-llm_0305141512.json"
 TAU2 = FIXTURES / "taubench" / "tau2_airline_gpt-4.1_results.json"
 TAU2_DIR = FIXTURES / "taubench" / "tau2_dir_results.json"

@@ -2,7 +2,6 @@
 the page's note under the row and the command's note line, with the figures of docs/coverage.md."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,8 +10,9 @@ from passk import intervals
 from passk.__main__ import main
 from passk.benchmark import summarize
 from passk.formats import Problem
+from where import ROOT
 
-REPORT = json.loads((Path(__file__).resolve().parents[1] / "docs" / "coverage.json").read_text())
+REPORT = json.loads((ROOT / "docs" / "coverage.json").read_text())
 
 
 def skewed_run(count, seed=3):

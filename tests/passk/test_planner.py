@@ -9,7 +9,6 @@ the fresh count c' at m samples is beta-binomial, so E[V_i] = E[estimate(c')^2] 
 import math
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,9 +21,10 @@ from passk.planner import (Z_95, _fewest_samples, detectable_difference, fixed_h
                            problems_needed, problems_to_detect, samples_needed)
 from passk.stats import t_quantile
 from passk.variance import estimate_variance, expected_variance, fit_prior
+from where import ROOT
 
 RATES = np.random.default_rng(20261123).beta(0.6, 0.6, 300)   # the true pass rates of 300 problems
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "samples.jsonl_results.jsonl"   # n = 10, P = 40
+EXAMPLE = ROOT / "examples" / "samples.jsonl_results.jsonl"   # n = 10, P = 40
 
 
 def problems_of(samples, correct):

@@ -8,15 +8,14 @@ for clients that accept it, including answers it serves from its cache.
 
 import gzip
 import http.client
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 from deploy.stack import find_executable
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 BUDGET = 60_000   # bytes transferred for a page and everything it loads
 EXAMPLE_FILE = ROOT / "examples" / "samples.jsonl_results.jsonl"
 TEXT_TYPES = ("text/html", "text/css", "text/javascript", "application/javascript", "image/svg+xml",

@@ -4,7 +4,6 @@ deploy/nginx.conf and gunicorn.conf.py state its values, and these tests check e
 import dataclasses
 import math
 import re
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,8 @@ from app import create_app
 from passk.charts import MAX_BARS
 from passk.formats._json import TEXT_TOKEN_CHARACTERS
 from passk.limits import LIMITS, KiB, Limits, MiB, size
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def readme_limits() -> str:

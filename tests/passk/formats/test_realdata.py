@@ -23,14 +23,13 @@ import sys
 import zipfile
 from collections import defaultdict
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from passk.benchmark import summarize
 from passk.formats import Problem, read_files, read_problems
+from where import REALDATA
 
-REALDATA = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 TOLERANCE = 1e-15
 ZERO = {1: 0.0, 10: 0.0}   # the harness reports k = 1 and 10 at n = 10

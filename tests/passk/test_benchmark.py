@@ -330,7 +330,7 @@ def test_benchmark_json_has_the_api_shape():
     defined, undefined = body["results"]
     assert {"k", "pass_at_k", "se", "ci95", "se_fixed", "ci95_fixed", "coverage_note", "reason", "pass_hat_k",
             "pass_hat_k_se", "pass_hat_k_ci95", "pass_hat_k_se_fixed", "pass_hat_k_ci95_fixed"} <= set(defined)
-    # (every key, in order, is tests/test_columns.py's API_KEYS)
+    # (every key, in order, is tests/passk/test_columns.py's API_KEYS)
     assert isinstance(defined["ci95"], list) and len(defined["ci95"]) == 2
     assert undefined["pass_at_k"] is None and undefined["ci95"] is None and undefined["reason"]
     row = body["per_problem"][1]

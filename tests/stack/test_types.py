@@ -2,9 +2,8 @@
 
 import subprocess
 import sys
-from pathlib import Path
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_mypy_strict_finds_no_errors(tmp_path):

@@ -15,7 +15,6 @@ import sys
 import tarfile
 import zipfile
 from email.parser import Parser
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,8 +23,8 @@ from packaging.requirements import Requirement
 import passk
 import passk.estimator
 from passk import estimate_pass_at_k, pass_at_k
+from where import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 WEB = {"flask", "werkzeug", "jinja2", "gunicorn"}
 SITE_MODULES = ("flask", "werkzeug", "jinja2", "gunicorn", "markupsafe", "itsdangerous", "click", "blinker")
 

@@ -3,7 +3,6 @@
 import gzip
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +11,8 @@ from hypothesis import strategies as st
 from passk import limits
 from passk.benchmark import summarize
 from passk.formats import FORMAT_NAMES, FormatError, _input, read_files, read_problems
+from where import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures"
 MULTIPLE = FIXTURES / "multiple" / "HumanEval_0_has_close_elements.results.json"
 MULTIPLE_GZ = FIXTURES / "multiple" / "HumanEval_2_truncate_number.results.json.gz"
 SWEBENCH = FIXTURES / "swebench" / "openai__gpt-4o-2024-08-06.lite-run1.json"
