@@ -359,14 +359,18 @@ def _k_curve_description(summary: benchmark.Summary, points: list[KPoint]) -> st
             + (f"At the chosen k: {at_chosen}." if at_chosen else ""))
 
 
-class HistogramBar(TypedDict):
-    """One bin's bar, and its count above it where the counts fit."""
+class Bar(TypedDict):
+    """One bar of a chart: its box, its class and the title a pointer shows."""
     x: float
     y: float
     width: float
     height: float
     css: str
     title: str
+
+
+class HistogramBar(Bar):
+    """One bin's bar, and its count above it where the counts fit."""
     count: Label | None
 
 
@@ -452,14 +456,8 @@ def _histogram_description(never: int, sometimes: int, always: int) -> str:
             f"{plural(sometimes, 'problem')} {agree(sometimes, 'passes', 'pass')} sometimes.")
 
 
-class DifferenceBar(TypedDict):
+class DifferenceBar(Bar):
     """One bar of the difference chart: a problem, or the mean of a run of neighbours."""
-    x: float
-    y: float
-    width: float
-    height: float
-    css: str
-    title: str
 
 
 @dataclass
