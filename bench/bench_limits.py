@@ -473,7 +473,7 @@ ISSUE_15 = {
         lambda: post_multipart("/api/v1/benchmark", fields=[("k", "30,31,32")],
                                files=[("file", "worst.csv", distinct_counts(100_000))])),
     "api-json-worst-32": (
-        "row 9: POST /api/v1/benchmark, 100,000 distinct (n, c), k = 30,31,32 (JSON body)", "200",
+        "row 9: POST /api/v1/benchmark, 100,000 distinct (n, c), k = 30,31,32 (JSON body)", "400",
         lambda: post("/api/v1/benchmark", distinct_json(100_000, "30,31,32"), "application/json")),
     "api-worst-32-at-limit": (
         "POST /api/v1/benchmark, 33,333 distinct (n, c), k = 30,31,32 (multipart: the different-pairs limit)", "200",
