@@ -20,7 +20,7 @@ from passk.formats._json import parse_json
 from passk.formats.combine import by_position, combine
 from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, LINE_READERS, detect_format, document_format, source_of
 from passk.formats.detect import warnings_of
-from passk.formats.registry import FORMATS, READERS
+from passk.formats.registry import FORMATS, READERS, RunReader
 from passk.formats.evalplus import SUITES
 from passk.formats import inspect_log
 from passk.limits import Budget
@@ -43,7 +43,8 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
     JSON document and of a line: past them, TooLarge.
     """
     _check_choice("format", fmt, FORMATS, allow_none=True)
-    _check_choice("suite", suite, SUITES)
+    if not (suite and isinstance(suite, str) and _names_runs(fmt)):   # another name may be a run's (a filter)
+        _check_choice("suite", suite, SUITES)
     head, stream = open_input(source, max_lines, max_bytes, budget)
     if not head.strip():
         raise EmptyInput(EMPTY)
@@ -56,8 +57,15 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
     if b"\x00" in head:
         raise not_text("The input")
     name = fmt or detect_format(head, filename)
+    if not _names_runs(name):
+        _check_choice("suite", suite, SUITES)
     if name in LINE_READERS:
-        return _parsed(LINE_READERS[name].read_lines(line_chunks(head, stream, max_lines), max_problems), name)
+        chunks = line_chunks(head, stream, max_lines)
+        if hasattr(READERS[name], "read_run"):   # a file of runs named by suite, or with warnings of its own
+            reader: RunReader = READERS[name]
+            problems, warnings = reader.read_run(chunks, suite, max_problems)
+            return _parsed(problems, name, warnings=warnings)
+        return _parsed(LINE_READERS[name].read_lines(chunks, max_problems), name)
     document = parse_json(Joined(head, stream), budget,
                           max_bytes=None if budget is None else budget.limits.document_bytes)
     if fmt is None:
@@ -112,6 +120,11 @@ def _parsed(problems: list[Problem], name: str, source: str | None = None,
     result.source = source or READERS[name].SOURCE
     result.warnings[:0] = warnings
     return result
+
+
+def _names_runs(fmt: str | None) -> bool:
+    """True when fmt (None: not yet known) may name its runs by suite, as lm-eval's filters are."""
+    return fmt is None or hasattr(READERS[fmt], "read_run")
 
 
 def _check_choice(name: str, value: str | None, allowed: Collection[str], allow_none: bool = False) -> None:

@@ -1,6 +1,6 @@
 """Which reader a file needs: every reader is imported here (registering itself), and detection happens here alone.
 
-Line formats (text, CSV, human-eval and eval-arena JSONL) are told apart by their first lines;
+Line formats (text, CSV, human-eval, eval-arena and lm-eval JSONL) are told apart by their first lines;
 a JSON document is offered to each harness's `looks_like` in the order below,
 the most specific first, and falls back to JSON counts.
 """
@@ -34,6 +34,9 @@ def detect_format(head: bytes, filename: str | None = None) -> str:
         return "humaneval"
     if first.startswith(b"{") and b'"example_id"' in first and is_arena_line(first):
         return "evalarena"
+    keys = line_keys(first) if first.startswith(b"{") and b'"doc_id"' in first else set()
+    if "doc_id" in keys and keys & {"filter", "resps"}:   # one line even: no JSON document has these keys
+        return "lmeval"
     if first.startswith((b"{", b"[")):
         return "json"
     if b"\t" in first or extension == "tsv":   # tab-separated rows, whose task ids may hold commas
@@ -70,6 +73,15 @@ def is_arena_line(line: bytes) -> bool:
     except (ValueError, RecursionError):
         return False
     return isinstance(record, dict) and "example_id" in record and "task_id" not in record
+
+
+def line_keys(line: bytes) -> set[str]:
+    """The keys of a line that is a JSON object (none for any other line)."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return set()
+    return set(record) if isinstance(record, dict) else set()
 
 
 def is_sample_line(line: bytes) -> bool:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 # How the formats are listed to people (the format menu, errors, the README).
 FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
-           "multiple", "swebench", "taubench", "inspect", "json")
+           "multiple", "swebench", "taubench", "inspect", "lmeval", "json")
 # A JSON document is offered to the document readers' looks_like in this order, the most specific first
 # (Inspect logs have an "eval" too); JSON counts take what no other claims.
 DOCUMENT_ORDER = ("inspect", "taubench", "bigcodebench", "evalplus", "cruxeval", "livecodebench", "multiple",
@@ -35,6 +35,13 @@ class LineReader(Reader, Protocol):
     """A reader of a line format (text, CSV, JSONL), given the input as chunks of whole lines."""
 
     def read_lines(self, chunks: Iterable[bytes], limit: int | None) -> list[Any]: ...
+
+
+class RunReader(LineReader, Protocol):
+    """A line reader whose file may hold several runs (one is chosen by suite) or that has something to say
+    about it (warnings); read_problems asks for read_run when a module has it."""
+
+    def read_run(self, chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[list[Any], list[str]]: ...
 
 
 class DocumentReader(Reader, Protocol):
