@@ -55,8 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "told apart at 5%%")
     parser.add_argument("-k", default=",".join(map(str, DEFAULT_KS)),
                         help="comma-separated budgets k (default: %(default)s)")
-    parser.add_argument("--suite", choices=SUITES, default=None,
-                        help="EvalPlus suite: base tests only, or base and plus (default: plus)")
+    parser.add_argument("--suite", default=None,
+                        help=f"EvalPlus suite: {' or '.join(SUITES)}, base tests only or base and plus (default: "
+                             "plus); for a file of several runs, the run: an lm-eval filter (default: the first)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="the file's format (default: detected from its content)")
     output = parser.add_mutually_exclusive_group()

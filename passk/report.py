@@ -107,6 +107,9 @@ def _bounds(limited: Limited) -> ReadBounds:
             "budget": limited if isinstance(limited, Budget) else Budget()}
 
 
+SUITED = ("evalplus", "lmeval")   # the formats a suite choice applies to: EvalPlus's suites, lm-eval's filters
+
+
 def suite_ignored(subjects: Sequence[tuple[str | None, str]]) -> str:
     """The warning for a suite chosen for input that is not EvalPlus.
 
@@ -157,7 +160,7 @@ def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[i
     report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format,
                     source_name=_source_name([name for name, _ in files]),
                     source=parsed.source, combined=parsed.combined)
-    if suite_chosen and parsed.format != "evalplus":
+    if suite_chosen and parsed.format not in SUITED:
         report.summary.warnings.append(suite_ignored([(None, parsed.format)]))
     if parsed.format == "evalplus":
         report.suite = suite
@@ -352,7 +355,7 @@ def compare_uploads(open_a: Opener, open_b: Opener, ks: Sequence[int], fmt: str 
             f"{'Run' if len(unnamed) == 1 else 'Runs'} {' and '.join(unnamed)} had no task ids, so the problems "
             f"were named problem 1, 2, … by line and paired by line order; inputs with task ids "
             f"(task_id,n,c lines or harness files) pair them safely.")
-    ignored = [(f"run {label}", run.format) for label, run in zip("AB", runs) if run.format != "evalplus"]
+    ignored = [(f"run {label}", run.format) for label, run in zip("AB", runs) if run.format not in SUITED]
     if suite_chosen and ignored:
         comparison.warnings.append(suite_ignored(ignored))
     return comparison, [run.format for run in runs]
@@ -386,7 +389,7 @@ def rank_uploads(files: Sequence[tuple[str | None, Opener]], ks: Sequence[int], 
             f"{_and(list(map(_run_called, unnamed)))} had no task ids, so the problems were "
             f"named problem 1, 2, … by line and paired by line order; inputs with task ids (task_id,n,c lines or "
             f"harness files) pair them safely.")
-    ignored = [(f"run {label}", run.format) for label, run in zip(labels, runs) if run.format != "evalplus"]
+    ignored = [(f"run {label}", run.format) for label, run in zip(labels, runs) if run.format not in SUITED]
     if suite_chosen and ignored:
         ranking.warnings.append(suite_ignored(ignored))
     return ranking, [run.format for run in runs]

@@ -59,7 +59,7 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
         others = [name for name in filters if name != chosen]
         warnings.append(f"The file holds {len(filters)} lm-eval filters, each a run; this is filter {show(chosen)}. "
                         f"The other{'s' if len(others) > 1 else ''}: {_named(others)}; choose one with the suite "
-                        "choice (suite=).")
+                        "choice (suite=, --suite).")
     return tallied(tally), warnings
 
 

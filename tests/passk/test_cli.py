@@ -15,7 +15,7 @@ from passk import paper
 from passk.columns import RESULT_COLUMNS, shown_in
 from passk.__main__ import main
 from passk.display import percent
-from where import ROOT
+from where import FIXTURES, ROOT
 
 RESULTS = "".join(json.dumps({"task_id": f"T/{i % 3}", "passed": i % 4 == 0}) + "\n" for i in range(30))
 
@@ -98,9 +98,24 @@ def test_json_names_the_evalplus_suite(tmp_path, capsys):
 
 
 def test_usage_mistakes_are_one_line_too():
-    completed = run("-", "--suite", "xyz", stdin="10 3\n")
+    completed = run("-", "--format", "xyz", stdin="10 3\n")
     assert completed.returncode == 2 and len(completed.stderr.strip().splitlines()) == 1
     assert "invalid choice: 'xyz'" in completed.stderr
+
+
+def test_a_suite_no_file_names_is_refused_in_one_line():
+    completed = run("-", "--suite", "xyz", stdin="10 3\n")
+    assert completed.returncode != 0 and len(completed.stderr.strip().splitlines()) == 1
+    assert 'Unknown suite "xyz": choose one of base, plus' in completed.stderr
+
+
+def test_an_lm_eval_filter_is_chosen_with_suite(capsys):
+    path = FIXTURES / "lmeval" / "samples_gsm8k_2025-01-01T00-00-00.000000.jsonl"
+    assert main([str(path), "-k", "1", "--json", "--suite", "flexible-extract"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["format"] == "lmeval" and answer["results"][0]["pass_at_k"] == 2 / 3
+    assert any('this is filter "flexible-extract"' in warning for warning in answer["warnings"])
+    assert not any("applies only to EvalPlus" in warning for warning in answer["warnings"])
 
 
 # --- issue 7 §2: the installed command ------------------------------------
