@@ -36,7 +36,7 @@ def combine(runs: list[tuple[str | None, Parsed]], max_problems: int | None = No
         if max_problems is not None and len(tally) > max_problems:
             raise FormatError(too_many_problems(max_problems))
     first = runs[0][1]
-    warnings = [f"{name}: {warning}" for name, parsed in runs for warning in parsed.warnings]
+    warnings = _files_warnings(runs)
     combined = Parsed([Problem(task_id, n, c) for task_id, (n, c) in tally.items()], first.format,
                       warnings, source=first.source)
     combined.combined = _how(runs, files_of, warnings)
@@ -54,6 +54,25 @@ def _check_combinable(runs: list[tuple[str | None, Parsed]]) -> None:
         if by_position(parsed):
             raise FormatError(f"{name} has no task ids, so its problems cannot be matched with the other "
                               'files\' problems; give each line a task id ("task_id n c").')
+
+
+def _files_warnings(runs: list[tuple[str | None, Parsed]]) -> list[str]:
+    """Each file's warnings, prefixed by the file's name; a warning of several files is said once, naming them."""
+    files_of_warning: dict[str, list[str]] = {}
+    for name, parsed in runs:
+        for warning in parsed.warnings:
+            files_of_warning.setdefault(warning, []).append(str(name))
+    return [f"{_named(names, len(runs))}: {warning}" for warning, names in files_of_warning.items()]
+
+
+def _named(names: list[str], files: int) -> str:
+    """Files named for a warning: one by its name, all as "Every file", some listed."""
+    if len(names) == 1:
+        return names[0]
+    if len(names) == files:
+        return f"All {files:,} files"
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+    return f"{len(names):,} files ({shown})"
 
 
 def _how(runs: list[tuple[str | None, Parsed]], files_of: Counter[str], warnings: list[str]) -> str:

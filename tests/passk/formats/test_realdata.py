@@ -90,14 +90,14 @@ NOT_READ_YET = {
     EVALARENA: ("eval-arena multi-model", "evalarena", 164, 1,
                 {"Qwen1.5-110B": {1: 0.5426829268292683}, "dbrx-base": {1: 0.4695121951219512},
                  "Mixtral-8x22B-v0.1": {1: 0.4024390243902439}, "llama_07B": {1: 0.12804878048780488}}),
-    NEMO_MATH: ("NeMo-Skills output-rs*.jsonl", None, 7, 3, {None: {1: "5/7", 2: "17/21", 3: "6/7"}}),
-    NEMO_GPQA: ("NeMo-Skills output-rs*.jsonl", None, 4, 4, {None: {1: "1/2", 2: "5/8", 4: "3/4"}}),
+    NEMO_MATH: ("NeMo-Skills output-rs*.jsonl", "nemoskills", 7, 3, {None: {1: "5/7", 2: "17/21", 3: "6/7"}}),
+    NEMO_GPQA: ("NeMo-Skills output-rs*.jsonl", "nemoskills", 4, 4, {None: {1: "1/2", 2: "5/8", 4: "3/4"}}),
     LMEVAL_SAMPLES: ("lm-evaluation-harness samples_*.jsonl", "lmeval", 10, 1,
                      {"strict-match": {1: 0.1}, "flexible-extract": {1: 0.8}}),
     EEE: ("Every Eval Ever samples", "everyevalever", 10, 1, {None: {1: "1/10"}}),
 }
 # The rows of NOT_READ_YET whose readers have landed: checked exactly, with no xfail.
-READ = {LMEVAL_SAMPLES, EEE}
+READ = {NEMO_MATH, NEMO_GPQA, LMEVAL_SAMPLES, EEE}
 
 needs_files = pytest.mark.skipif(
     not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA} " + (
