@@ -6,7 +6,9 @@ A `.json` log is one EvalLog, `{"version": 2, "status", "eval": {"task", "model"
 An `.eval` log (inspect_ai 0.3.43 and later, its default format) is a zip archive of
 `header.json` (the EvalLog without its samples), `summaries.json`, `_journal/...` and one
 `samples/<id>_epoch_<n>.json` per sample and epoch, each an EvalSample as above; header.json and
-the samples are read, with json and zipfile alone (inspect_ai itself is not needed).
+the samples are read, with json and zipfile alone (inspect_ai itself is not needed). Members are
+deflate or, since inspect_ai 0.3.206 (its default), zstd (zip method 93): Python 3.14's zipfile
+unpacks zstd, and before 3.14 the same zipfile from backports.zstd does.
 
 Each sample id is a problem and its epochs are its samples: n is the number of epochs present for
 the id, c the number that pass. A score value of "C" (Inspect's CORRECT), 1 or true is a pass;
@@ -18,7 +20,7 @@ without a score is left out.
 
 import io
 import re
-import zipfile
+import sys
 import zlib
 from collections.abc import Collection, Iterable, Iterator
 from typing import BinaryIO
@@ -28,6 +30,12 @@ from passk.formats._core import task_id_of
 from passk.formats._json import parse_json
 from passk.formats.registry import register
 from passk.limits import LIMITS, Budget, Limits, MiB, TooLarge
+
+if sys.version_info >= (3, 14):
+    import zipfile
+    from compression.zstd import ZstdError
+else:   # Python 3.14's zipfile, which unpacks zstd members (method 93) a bounded piece at a time
+    from backports.zstd import ZstdError, zipfile
 
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
@@ -276,12 +284,12 @@ def _member_json(archive: zipfile.ZipFile, member: zipfile.ZipInfo, budget: Budg
         with archive.open(member) as stream:
             return parse_json(stream, budget, only, where=f"In {name}", max_bytes=member.file_size)
     except NotImplementedError:
-        raise FormatError(f"In {name}: the member is compressed with a method this Python cannot unpack "
-                          f"(method {member.compress_type}; zstd needs Python 3.14); write the log with "
-                          "deflate, Inspect's default.") from None
+        raise FormatError(f"In {name}: the member is compressed with zip method {member.compress_type}, which is "
+                          "not read (only stored, deflate and zstd are, the methods Inspect writes); send the "
+                          ".eval log as Inspect wrote it, or its .json log (inspect log convert --to json).") from None
     except RuntimeError:   # zipfile's error for an encrypted member
         raise FormatError(f"In {name}: the member is encrypted; give the log unencrypted.") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+    except (zipfile.BadZipFile, zlib.error, ZstdError, EOFError, OSError) as error:
         raise FormatError(f"In {name}: the archive is damaged ({error}); send the .eval log as Inspect "
                           "wrote it.") from None
 

@@ -5,7 +5,9 @@
 "error_instances", "completed_ids", "incomplete_ids", "empty_patch_ids", "submitted_ids",
 "resolved_ids", "unresolved_ids", "error_ids", "schema_version"}`. One report is one sample of
 each instance: c = 1 for the resolved ids, 0 for the unresolved, error, empty-patch and
-incomplete ids, so pass@1 is resolved_instances / total_instances as SWE-bench reports it.
+incomplete ids, so pass@1 is resolved_instances / total_instances as SWE-bench reports it. A run
+that submitted only some of the instances (a batch of 25 of 500) is often quoted as resolved /
+submitted instead: when fewer were submitted than total_instances, a warning gives both.
 Several runs of one model (several reports) combine with `read_files` into several samples.
 """
 
@@ -43,14 +45,31 @@ def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
 
 
 def warnings(document: JSON) -> list[str]:
-    """A warning when the reports' id lists cover fewer instances than total_instances."""
+    """A warning when the id lists cover fewer instances than total_instances, or fewer were submitted."""
     total = document.get("total_instances")
-    listed = {str(instance_id) for key in ("resolved_ids", *FAILED) for instance_id in document.get(key) or ()}
-    if isinstance(total, bool) or not isinstance(total, int) or len(listed) >= total:
+    if isinstance(total, bool) or not isinstance(total, int):
         return []
+    listed = {str(instance_id) for key in ("resolved_ids", *FAILED) for instance_id in document.get(key) or ()}
+    if len(listed) >= total:
+        return _submitted(document, total)
     return [f"The report lists {len(listed):,} instance ids but total_instances is {total:,}: the "
             f"{total - len(listed):,} not listed are left out, so pass@1 here is over the {len(listed):,} listed, "
             f"not resolved_instances / total_instances as SWE-bench reports it."]
+
+
+def _submitted(document: dict[str, JSON], total: int) -> list[str]:
+    """Both rates of a run that submitted fewer instances than total_instances: of all, and of those submitted."""
+    submitted_ids = document.get("submitted_ids")
+    submitted = len(submitted_ids) if isinstance(submitted_ids, list) else document.get("submitted_instances")
+    resolved = document.get("resolved_ids")
+    if isinstance(submitted, bool) or not isinstance(submitted, int) or not 0 < submitted < total \
+            or not isinstance(resolved, list):
+        return []
+    return [f"Only {submitted:,} of the {total:,} instances were submitted: {len(resolved):,} resolved is "
+            f"{len(resolved) / total:.1%} of all {total:,} and {len(resolved) / submitted:.1%} of the {submitted:,} "
+            f"submitted. passk counts all {total:,} (the {total - submitted:,} not submitted as unresolved), as "
+            f"SWE-bench's own resolved_instances / total_instances does; a figure over the submitted alone is the "
+            f"{len(resolved) / submitted:.1%}."]
 
 
 def _ids(document: dict[str, JSON], key: str, required: bool = False) -> dict[str, str]:

@@ -104,14 +104,18 @@ def test_the_sdist_holds_the_package_and_no_tests(checkout, tmp_path):
     assert not {name for name in names if name.startswith(("app.py", "templates", "static", "tests"))}
 
 
-def test_the_metadata_requires_numpy_scipy_and_ijson_only_and_offers_the_web_extra(wheel):
+def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_and_offers_the_web_extra(wheel):
     meta = metadata(wheel)
     assert meta["Name"] == "passk" and meta["Version"] == passk.__version__
     assert meta["Requires-Python"] == ">=3.11"
     requirements = [Requirement(line) for line in meta.get_all("Requires-Dist")]
     assert [r.name for r in requirements if not r.marker] == ["numpy", "scipy", "ijson"]
-    web = {r.name for r in requirements if r.marker and r.marker.evaluate({"extra": "web"})}
-    assert web == WEB and not any(r.marker.evaluate({"extra": ""}) for r in requirements if r.marker)
+    [zstd] = [r for r in requirements if r.marker and "python_version" in str(r.marker)]   # zipfile of 3.14
+    assert zstd.name == "backports-zstd" and zstd.marker.evaluate({"python_version": "3.13", "extra": ""})
+    assert not zstd.marker.evaluate({"python_version": "3.14", "extra": ""})
+    on_3_14 = {"python_version": "3.14"}   # where the base install needs nothing but numpy, scipy and ijson
+    web = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "web"})}
+    assert web == WEB and not any(r.marker.evaluate({**on_3_14, "extra": ""}) for r in requirements if r.marker)
     assert meta.get_all("Provides-Extra") == ["web"]
 
 
@@ -119,7 +123,7 @@ def test_the_pinned_versions_fall_in_the_declared_ranges(wheel):
     pins = {}
     for line in (ROOT / "requirements.txt").read_text().splitlines():
         if "==" in line and not line.startswith("#"):
-            name, version = line.split("#")[0].strip().split("==")
+            name, version = line.split("#")[0].split(";")[0].strip().split("==")   # ; python_version < ...
             pins[name.lower()] = version
     for requirement in map(Requirement, metadata(wheel).get_all("Requires-Dist")):
         assert requirement.specifier.contains(pins[requirement.name]), (requirement, pins[requirement.name])

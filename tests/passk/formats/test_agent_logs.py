@@ -7,7 +7,8 @@ and .eval archive); the counts expected here are worked out from them by hand.
 
 import io
 import json
-import zipfile
+import sys
+import time
 from dataclasses import replace
 from unittest import mock
 
@@ -18,6 +19,11 @@ from passk.formats import FormatError, read_problems
 from passk.formats import inspect_log
 from passk.limits import LIMITS, TooLarge
 from where import FIXTURES
+
+if sys.version_info >= (3, 14):
+    import zipfile
+else:   # the zipfile passk reads .eval logs with, which writes zstd members too
+    from backports.zstd import zipfile
 
 TAU1 = FIXTURES / "taubench" / "tool-calling-gpt-4o-0.0_range_0-3_user-gpt-4o-llm_0305141512.json"
 TAU2 = FIXTURES / "taubench" / "tau2_airline_gpt-4.1_results.json"
@@ -199,6 +205,26 @@ def test_a_stored_eval_archive_is_read_as_well():
     assert counts(read_problems(eval_archive(compression=zipfile.ZIP_STORED)))[0] == ("HumanEval/0", 2, 1)
 
 
+def test_an_eval_archive_of_zstd_members_as_inspect_writes_since_0_3_206_gives_the_same_counts():
+    archive = eval_archive(compression=zipfile.ZIP_ZSTANDARD)
+    assert {member.compress_type for member in zipfile.ZipFile(io.BytesIO(archive)).infolist()} == {93}
+    from_zstd = read_problems(archive, filename="log.eval")
+    assert from_zstd.format == "inspect" and from_zstd.warnings == [PASS_RULE]
+    assert counts(from_zstd) == counts(read_problems(eval_archive())) and counts(from_zstd)[0] == ("HumanEval/0", 2, 1)
+
+
+def test_a_member_of_a_method_not_read_says_which_methods_are():
+    archive = bytearray(eval_archive({"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}},
+                                      "samples/1_epoch_1.json": scored(1, 1, "C")}, compression=zipfile.ZIP_STORED))
+    local, entry = archive.index(b"PK\x03\x04"), archive.index(b"PK\x01\x02")   # the sample's, written first
+    archive[local + 8:local + 10] = archive[entry + 10:entry + 12] = (98).to_bytes(2, "little")   # PPMd
+    with pytest.raises(FormatError, match=r"^In samples/1_epoch_1.json: the member is compressed with zip method 98, "
+                                          r"which is not read \(only stored, deflate and zstd are, the methods "
+                                          r"Inspect writes\); send the \.eval log as Inspect wrote it, or its \.json "
+                                          r"log \(inspect log convert --to json\)\.$"):
+        read_problems(bytes(archive))
+
+
 @pytest.mark.parametrize("values, passed", [
     (["C", "C", "I"], 2), (["I", "P", "N"], 0), ([1, 1.0, 0], 2), ([True, False, 0.0], 1),
 ])
@@ -311,22 +337,51 @@ def test_a_zip_with_too_many_members_is_refused_before_it_is_opened():
             read_problems(archive)
 
 
-def test_a_zip_that_unpacks_past_the_cap_is_refused_before_unpacking():
+@pytest.mark.parametrize("compression", [zipfile.ZIP_DEFLATED, zipfile.ZIP_ZSTANDARD])
+def test_a_zip_that_unpacks_past_the_cap_is_refused_before_unpacking(compression):
     with mock.patch.object(inspect_log, "LIMITS", replace(LIMITS, unpacked_bytes=10 * 2**20)):
         big = {**{"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}}},
                "samples/1_epoch_1.json": " " * (11 * 2**20) + json.dumps(scored(1, 1, "C"))}
         with pytest.raises(TooLarge, match=r"^The zip archive unpacks to 11 MiB, more than the 10 MiB that is read"):
-            read_problems(eval_archive(big))
+            read_problems(eval_archive(big, compression))
     assert LIMITS.unpacked_bytes == 256 * 2**20   # what one request may unpack
 
 
-def test_a_member_larger_than_its_entry_declares_is_not_read_past_it():
+@pytest.mark.parametrize("compression", [zipfile.ZIP_DEFLATED, zipfile.ZIP_ZSTANDARD])
+def test_a_member_larger_than_its_entry_declares_is_not_read_past_it(compression):
     archive = bytearray(eval_archive({"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}},
-                                      "samples/1_epoch_1.json": scored(1, 1, "C")}))
+                                      "samples/1_epoch_1.json": scored(1, 1, "C")}, compression))
     entry = archive.rindex(b"samples/1_epoch_1.json") - 46   # the sample's entry in the central directory
     archive[entry + 24:entry + 28] = (5).to_bytes(4, "little")               # declare 5 bytes unpacked
     with pytest.raises(FormatError, match=r"^In samples/1_epoch_1.json: the (archive is damaged|member unpacks)"):
         read_problems(bytes(archive))
+
+
+def test_a_damaged_zstd_member_says_the_archive_is_damaged():
+    archive = bytearray(eval_archive({"header.json": {"version": 2, "eval": {"task": "t", "model": "m"}},
+                                      "samples/1_epoch_1.json": scored(1, 1, "C")}, zipfile.ZIP_ZSTANDARD))
+    frame = archive.index(b"samples/1_epoch_1.json") + len("samples/1_epoch_1.json")   # the sample's zstd frame
+    assert archive[frame:frame + 4] == b"\x28\xb5\x2f\xfd"   # zstd's magic number
+    archive[frame:frame + 4] = bytes(4)
+    with pytest.raises(FormatError, match=r"^In samples/1_epoch_1.json: the archive is damaged \(.+\); send the "):
+        read_problems(bytes(archive))
+
+
+def test_a_zstd_bomb_declaring_100_bytes_is_refused_at_once_without_unpacking_it():
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_ZSTANDARD) as writer:
+        writer.writestr("header.json", json.dumps({"version": 2, "eval": {"task": "t", "model": "m"}}))
+        with writer.open("samples/1_epoch_1.json", "w") as member:
+            for _ in range(256):
+                member.write(b" " * 2**20)   # 256 MiB of spaces, a few kB once compressed
+    bomb = bytearray(archive.getvalue())
+    entry = bomb.rindex(b"samples/1_epoch_1.json") - 46
+    assert len(bomb) < 2**20 and int.from_bytes(bomb[entry + 24:entry + 28], "little") == 256 * 2**20
+    bomb[entry + 24:entry + 28] = (100).to_bytes(4, "little")   # declare 100 bytes unpacked
+    started = time.perf_counter()
+    with pytest.raises(FormatError, match=r"^In samples/1_epoch_1.json: the archive is damaged"):
+        read_problems(bytes(bomb))
+    assert time.perf_counter() - started < 1   # a few ms: unpacked a bounded piece at a time, stopped at 100 bytes
 
 
 def test_a_member_that_is_not_json_is_named():

@@ -112,7 +112,7 @@ def test_an_eval_log_of_100000_entries_at_one_member_is_refused_before_any_is_un
 def test_an_eval_log_declaring_more_members_than_read_is_refused_by_its_end_record(monkeypatch):
     archive = entries_at_one_member(2)
     monkeypatch.setattr(inspect_log, "LIMITS", replace(LIMITS, archive_members=2))
-    monkeypatch.setattr(zipfile, "ZipFile", None)   # refused before zipfile lists the entries
+    monkeypatch.setattr(inspect_log.zipfile, "ZipFile", None)   # refused before zipfile lists the entries
     with pytest.raises(FormatError, match=r"^The zip archive has 3 members, more than the 2 that are read"):
         read_problems(archive)
 

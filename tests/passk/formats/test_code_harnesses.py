@@ -161,7 +161,10 @@ def test_any_bytes_after_the_gzip_magic_parse_or_raise_format_error(data, compre
 
 def test_swebench_report_is_one_sample_per_instance_passed_when_resolved():
     parsed = read_fixture(SWEBENCH)
-    assert parsed.format == "swebench" and parsed.warnings == []
+    assert parsed.format == "swebench" and parsed.warnings == [
+        "Only 9 of the 10 instances were submitted: 3 resolved is 30.0% of all 10 and 33.3% of the 9 submitted. "
+        "passk counts all 10 (the 1 not submitted as unresolved), as SWE-bench's own resolved_instances / "
+        "total_instances does; a figure over the submitted alone is the 33.3%."]
     assert len(parsed.problems) == 10 and {p.n for p in parsed.problems} == {1}
     assert [p.task_id for p in parsed.problems if p.c] == ["astropy__astropy-12907", "django__django-11099",
                                                            "sympy__sympy-20590"]
@@ -173,6 +176,19 @@ def test_swebench_report_is_one_sample_per_instance_passed_when_resolved():
 def test_swebench_error_empty_patch_and_incomplete_instances_count_as_failed():
     parsed = read_problems(swebench_json(["a"], ["b"], error_ids=["c"], empty_patch_ids=["d"], incomplete_ids=["e"]))
     assert counts(parsed) == [("a", 1, 1), ("b", 1, 0), ("c", 1, 0), ("d", 1, 0), ("e", 1, 0)]
+
+
+def test_swebench_report_of_all_its_instances_submitted_has_no_warning():
+    report = json.loads(swebench_json(["a"], ["b"]))
+    assert read_problems(json.dumps({**report, "submitted_ids": ["a", "b"], "submitted_instances": 2})).warnings == []
+
+
+@pytest.mark.parametrize("submitted", [{"submitted_ids": ["a", "b"]}, {"submitted_instances": 2}])
+def test_swebench_report_of_few_instances_submitted_gives_both_rates(submitted):
+    report = json.loads(swebench_json(["a"], ["b"], incomplete_ids=[f"x{index}" for index in range(6)]))
+    [warning] = read_problems(json.dumps({**report, **submitted})).warnings
+    assert warning.startswith("Only 2 of the 8 instances were submitted: 1 resolved is 12.5% of all 8 and 50.0% of "
+                              "the 2 submitted. passk counts all 8 (the 6 not submitted as unresolved)")
 
 
 def test_swebench_report_listing_fewer_ids_than_total_instances_warns():

@@ -19,7 +19,6 @@ import json
 import math
 import os
 import re
-import sys
 import zipfile
 from collections import defaultdict
 from fractions import Fraction
@@ -73,7 +72,7 @@ EXPECTED = {
         ("taubench", 50, 4, {None: {1: 0.42, 2: 0.5666666666666667, 3: 0.66, 4: 0.72}}, None),
     INSPECT:
         ("inspect", 10, 1, {None: {1: 0.8}}, None),
-    SWEBENCH:   # 6 of the 500 instances; "6 of 25 submitted" waits for issue 17 (below)
+    SWEBENCH:   # 6 of the 500 instances; its warning gives "24.0% of the 25 submitted" too (below)
         ("swebench", 500, 1, {None: {1: "1.2%"}}, None),
 }
 
@@ -97,7 +96,7 @@ NOT_READ_YET = {
     EEE: ("Every Eval Ever samples", "everyevalever", 10, 1, {None: {1: "1/10"}}),
 }
 # The rows of NOT_READ_YET whose readers have landed: checked exactly, with no xfail.
-READ = {NEMO_MATH, NEMO_GPQA, LMEVAL_SAMPLES, EEE}
+READ = {INSPECT_ZSTD, NEMO_MATH, NEMO_GPQA, LMEVAL_SAMPLES, EEE}
 
 needs_files = pytest.mark.skipif(
     not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA} " + (
@@ -193,10 +192,6 @@ def issue_17(row_name):
     if row_name in READ:
         return ()
     layout = NOT_READ_YET[row_name][0]
-    if row_name == INSPECT_ZSTD:   # Python 3.14's zipfile unpacks zstd members itself
-        return pytest.mark.xfail(sys.version_info < (3, 14), strict=True, raises=ValueError,
-                                 reason=f"issue 17 adds the {layout} reader (before Python 3.14, zipfile cannot "
-                                        "unpack zstd members)")
     return pytest.mark.xfail(strict=True, raises=ValueError, reason=f"issue 17 adds the {layout} reader")
 
 
@@ -319,13 +314,11 @@ def test_swebench_report_agrees_with_the_counts_it_states():
 
 
 @needs_files
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="issue 17: passk says that a SWE-bench report submitted 25 of its 500 instances "
-                          "(6 of 25 resolved, the 24% the repository reports)")
 def test_swebench_report_says_how_many_instances_were_submitted():
     parsed = read_problems((REALDATA / SWEBENCH).read_bytes(), filename=SWEBENCH)
     said = [*parsed.warnings, parsed.source, parsed.combined]
     assert any(re.search(r"\b25\b[^.]*submitted|submitted[^.]*\b25\b", sentence) for sentence in said), said
+    assert any("1.2% of all 500 and 24.0% of the 25 submitted" in sentence for sentence in parsed.warnings)
 
 
 @needs_files
