@@ -1,0 +1,245 @@
+"""maj@k, majority voting over extracted answers, without bias and exactly.
+
+One problem has n samples, each with an extracted answer (None or "[invalid]":
+no answer, no vote) and a verdict. Voting over k samples picks the most frequent
+valid answer; maj@k is the expected score of that vote over a uniformly random
+k-subset of the n samples, all C(n, k) subsets equally likely. It does not
+depend on the order of the samples, unlike a vote over "the first k".
+
+Score of one vote (vote_score):
+
+- no valid answer among the k: 0;
+- TIE = "fractional" (default, NeMo-Skills' rule): among the answers sharing the
+  top count, (tied answers that are correct) / (tied answers);
+- TIE = "wrong": 1 when exactly one answer has the top count and it is correct,
+  else 0.
+
+An answer is an (extracted answer, verdict) pair, as NeMo-Skills counts them:
+an answer judged correct in one sample and wrong in another is two answers
+(inconsistent_answers lists such answers so that a reader can say so).
+
+NeMo-Skills' own majority@k (nemo_skills/evaluation/metrics/base.py,
+_compute_majority_at_k) votes over the first k seeds, predicted_answers[:k];
+for k = n both are the same vote, and first_k_majority reproduces theirs for
+k < n. passk's majority_at_k averages over all k-subsets instead.
+
+The dynamic program (majority_at_k_exact): the subset's count of each answer is
+multivariate hypergeometric. For each correct answer g with m_g samples and
+each count j >= 1 of it in the subset, the C(m_g, j) ways are multiplied by the
+number of ways to fill the other k - j places so that every other answer has at
+most j (exactly j: a tie, counted as t), the invalid samples free. A DP over
+the other answers builds ways[(s, t)], the ways the other answers give s places
+with t of them tied at j; the invalid samples fill the remaining k - j - s. The
+vote then credits g with 1 / (1 + t) (fractional; the credits of the tied
+correct answers add up to tied correct / tied) or with 1 only when t = 0
+(wrong). Summed and divided by C(n, k), in exact integers and one Fraction.
+"""
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from typing import Literal, TypeAlias
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.stats import binom
+
+Tie: TypeAlias = Literal["fractional", "wrong"]
+TIES: tuple[Tie, ...] = ("fractional", "wrong")
+NO_ANSWER = frozenset({"[invalid]", ""})   # answers that do not vote, besides None
+Answer: TypeAlias = Hashable | None
+EXACT_MAX_N = 128   # majority_at_k sums exact integers up to this n, above it floats (see _credit_float)
+
+
+@dataclass
+class Votes:
+    """One problem's samples for voting: each sample's extracted answer and verdict, in sample order."""
+
+    answers: list[Answer] = field(default_factory=list)
+    correct: list[bool] = field(default_factory=list)
+
+
+def votes_by_problem(runs: Iterable[tuple[Mapping[str, Answer], Mapping[str, bool | None]]]) -> dict[str, Votes]:
+    """Each problem's votes over several runs, such as NeMo-Skills' seed files (each run's answers and verdicts by
+    problem, e.g. nemoskills.read_seed's Seed.answers and Seed.verdicts): a problem's verdict in a run is one
+    sample, in the order of the runs; a verdict of None is no sample."""
+    problems: dict[str, Votes] = {}
+    for answers, verdicts in runs:
+        for problem, verdict in verdicts.items():
+            if verdict is not None:
+                votes = problems.setdefault(problem, Votes())
+                votes.answers.append(answers.get(problem))
+                votes.correct.append(verdict)
+    return problems
+
+
+def is_vote(answer: Answer) -> bool:
+    """True when answer votes: not None and not a no-answer marker such as "[invalid]"."""
+    return answer is not None and not (isinstance(answer, str) and answer.strip() in NO_ANSWER)
+
+
+def vote_score(answers: Sequence[Answer], correct: Sequence[bool], tie: Tie = "fractional") -> Fraction:
+    """The score of one majority vote over all of answers (each with its verdict in correct)."""
+    counts = Counter((answer, bool(verdict)) for answer, verdict in _pairs(answers, correct, tie) if is_vote(answer))
+    if not counts:
+        return Fraction(0)
+    top = max(counts.values())
+    tied = [verdict for (_, verdict), count in counts.items() if count == top]
+    if tie == "wrong":
+        return Fraction(int(tied == [True]))
+    return Fraction(sum(tied), len(tied))
+
+
+def first_k_majority(answers: Sequence[Answer], correct: Sequence[bool], k: int,
+                     tie: Tie = "fractional") -> Fraction:
+    """The vote over the first k samples only: NeMo-Skills' majority@k (order-dependent; see the module)."""
+    _check_k(len(answers), k)
+    return vote_score(answers[:k], correct[:k], tie)
+
+
+def majority_at_k(answers: Sequence[Answer], correct: Sequence[bool], k: int, tie: Tie = "fractional") -> float:
+    """maj@k of one problem: the expected score of the vote over a random k-subset of its samples.
+
+    Exact (majority_at_k_exact, rounded once) up to EXACT_MAX_N samples and at k = n; above, the same dynamic
+    program in floats (_credit_float), within about 1e-13 relative of the exact value.
+
+    Examples
+    --------
+    >>> majority_at_k(["7", "7", "5", None], [True, True, False, False], 2)   # 7 wins 4 pairs of 6
+    0.6666666666666666
+    """
+    pairs = _pairs(answers, correct, tie)
+    _check_k(len(pairs), k)
+    if len(pairs) <= EXACT_MAX_N or k == len(pairs):
+        return float(majority_at_k_exact(answers, correct, k, tie))
+    groups, invalid = _groups(pairs)
+    credit = sum(_credit_float(size, others, invalid, len(pairs), k, tie) for size, others in _correct_groups(groups))
+    return min(1.0, float(credit))   # rounding may pass 1 by an ulp or two
+
+
+def majority_at_n(answers: Sequence[Answer], correct: Sequence[bool], tie: Tie = "fractional") -> float:
+    """maj@n: the vote over all n samples (deterministic)."""
+    return float(vote_score(answers, correct, tie))
+
+
+def majority_at_k_exact(answers: Sequence[Answer], correct: Sequence[bool], k: int,
+                        tie: Tie = "fractional") -> Fraction:
+    """maj@k of one problem as an exact Fraction, by the dynamic program of the module docstring."""
+    pairs = _pairs(answers, correct, tie)
+    _check_k(len(pairs), k)
+    groups, invalid = _groups(pairs)
+    total = sum((_credit(size, others, invalid, k, tie) for size, others in _correct_groups(groups)), Fraction(0))
+    return total / comb(len(pairs), k)
+
+
+def _groups(pairs: list[tuple[Answer, bool]]) -> tuple[list[tuple[bool, int]], int]:
+    """Each voting (answer, verdict)'s verdict and count, and the number of samples that do not vote."""
+    counts = Counter((answer, bool(verdict)) for answer, verdict in pairs if is_vote(answer))
+    return [(verdict, count) for (_, verdict), count in counts.items()], len(pairs) - sum(counts.values())
+
+
+def _correct_groups(groups: list[tuple[bool, int]]) -> list[tuple[int, list[int]]]:
+    """Each correct answer's count beside the counts of all the other answers."""
+    return [(size, [count for other, (_, count) in enumerate(groups) if other != index])
+            for index, (verdict, size) in enumerate(groups) if verdict]
+
+
+def inconsistent_answers(answers: Sequence[Answer], correct: Sequence[bool]) -> list[Answer]:
+    """The voting answers judged correct in one sample and wrong in another, in order of first appearance."""
+    verdicts: dict[Answer, set[bool]] = {}
+    for answer, verdict in zip(answers, correct, strict=True):
+        if is_vote(answer):
+            verdicts.setdefault(answer, set()).add(bool(verdict))
+    return [answer for answer, seen in verdicts.items() if len(seen) > 1]
+
+
+def _credit(size: int, others: list[int], invalid: int, k: int, tie: Tie) -> Fraction:
+    """Sum over subsets of the credit one correct answer of size samples gets, times C(n, k)."""
+    credit = Fraction(0)
+    for j in range(1, min(size, k) + 1):
+        room = k - j
+        most = j if tie == "fractional" else j - 1   # how often another answer may appear beside j of this one
+        # an answer of fewer than j samples can neither beat nor tie this one: its samples are free places
+        bound = [count for count in others if count >= j]
+        free = invalid + sum(count for count in others if count < j)
+        by_ties: dict[int, int] = {}
+        for (taken, ties), ways in _bound_ways(bound, j, most, room, free).items():
+            by_ties[ties] = by_ties.get(ties, 0) + ways * comb(free, room - taken)
+        credit += comb(size, j) * sum((Fraction(ways, 1 + ties) for ties, ways in by_ties.items()), Fraction(0))
+    return credit
+
+
+def _bound_ways(bound: list[int], j: int, most: int, room: int, free: int) -> dict[tuple[int, int], int]:
+    """ways[(s, t)]: the ways to take s of room places from the answers in bound, each at most `most` times,
+    t of them exactly j times (a tie); states that the rest cannot fill up to room are dropped."""
+    left = sum(bound) + free   # samples still to come after each step
+    ways = {(0, 0): 1}
+    for count in bound:
+        left -= count
+        step: dict[tuple[int, int], int] = {}
+        for (taken, ties), before in ways.items():
+            for x in range(max(0, room - taken - left), min(most, room - taken) + 1):
+                key = (taken + x, ties + (x == j))
+                step[key] = step.get(key, 0) + before * comb(count, x)
+        ways = step
+    return ways
+
+
+def _credit_float(size: int, others: list[int], invalid: int, n: int, k: int, tie: Tie) -> float:
+    """_credit / C(n, k) in floats: each C(m, x) is scaled to the binomial probability C(m, x) p^x (1 - p)^(m - x)
+    with p = k / n, so every product of a whole subset carries the same factor p^k (1 - p)^(n - k), removed at the
+    end by dividing by C(n, k) p^k (1 - p)^(n - k); all terms are positive and none overflows."""
+    p = k / n
+    credit = 0.0
+    for j in range(1, min(size, k) + 1):
+        room = k - j
+        most = j if tie == "fractional" else j - 1
+        bound = [count for count in others if count >= j]
+        free = invalid + sum(count for count in others if count < j)
+        most_ties = min(len(bound), room // j) if tie == "fractional" else 0
+        ways = np.ones((1, 1))   # grows with the places and ties the answers so far can reach
+        for count in bound:
+            weights = _binomial(count, p)
+            step = np.zeros((min(room, ways.shape[0] - 1 + most) + 1, min(most_ties, ways.shape[1]) + 1))
+            for x in range(min(most, room) + 1):
+                span = min(ways.shape[0], step.shape[0] - x)
+                if x == j:
+                    ties = min(ways.shape[1], step.shape[1] - 1)
+                    step[x:x + span, 1:1 + ties] += ways[:span, :ties] * weights[x]
+                else:
+                    step[x:x + span, :ways.shape[1]] += ways[:span] * weights[x]
+            ways = step
+        ways = np.vstack([ways, np.zeros((room + 1 - ways.shape[0], ways.shape[1]))])
+        by_ties = _fill(free, room, p) @ ways
+        credit += float(_binomial(size, p)[j] * np.sum(by_ties / (1 + np.arange(by_ties.size))))
+    return credit / float(_binomial(n, p)[k])
+
+
+def _binomial(m: int, p: float) -> NDArray[np.float64]:
+    """C(m, x) p^x (1 - p)^(m - x) for x = 0..m."""
+    return np.asarray(binom.pmf(np.arange(m + 1), m, p), dtype=np.float64)   # Loader's saddle point: full precision
+
+
+def _fill(free: int, room: int, p: float) -> NDArray[np.float64]:
+    """The binomial weight of taking room - s of free places, for s = 0..room (0 where room - s > free)."""
+    weights = np.zeros(room + 1)
+    lowest = max(0, room - free)
+    weights[lowest:] = _binomial(free, p)[room - np.arange(lowest, room + 1)]
+    return weights
+
+
+def _pairs(answers: Sequence[Answer], correct: Sequence[bool], tie: str) -> list[tuple[Answer, bool]]:
+    """answers and their verdicts side by side; ValueError when the lengths differ or tie is unknown."""
+    if tie not in TIES:
+        raise ValueError(f"tie must be one of {', '.join(TIES)}; got {tie!r}.")
+    if len(answers) != len(correct):
+        raise ValueError(f"Each answer needs its verdict: {len(answers):,} answers, {len(correct):,} verdicts.")
+    return list(zip(answers, correct))
+
+
+def _check_k(n: int, k: int) -> None:
+    """ValueError unless 1 <= k <= n."""
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+        raise ValueError(f"k must be a whole number from 1 to n ({n:,} samples); got {k!r}.")
