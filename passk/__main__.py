@@ -2,6 +2,7 @@
 
 `passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking);
 with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference.
+`passk output-rs*.jsonl --majority [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.majority).
 
 Also run as ``python -m passk``. Standard output holds only the answer (a
 table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
@@ -24,6 +25,8 @@ from passk.benchmark import DEFAULT_KS, KResult, Summary, parse_ks
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
+from passk.formats.nemoskills import read_seed
+from passk.majority import TIES, Tie, inconsistent_answers, majority_rows, votes_by_problem
 from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, PairPlan, option_value, points, top_pair_plan
 from passk.ranking import Ranking
@@ -68,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--latex", dest="output", action="store_const", const="latex",
                         help="print the results as a LaTeX tabular (booktabs)")
     parser.set_defaults(output="text")
+    parser.add_argument("--majority", action="store_true",
+                        help="also print maj@k, the majority vote over the samples' extracted answers (NeMo-Skills "
+                             "output-rs<seed>.jsonl files), averaged over every k-subset, beside NeMo-Skills' vote "
+                             "over the first k seeds")
+    parser.add_argument("--tie", choices=TIES, default=TIES[0],
+                        help="a tied --majority vote: fractional (default; it earns the share of the tied answers "
+                             "that are correct, as NeMo-Skills counts it) or wrong (it scores 0)")
     planning = parser.add_argument_group("planning")
     planning.add_argument("--detect", metavar="POINTS", type=_planning_option("difference"),
                           help="with --runs: a difference in percentage points to plan for, for the top two runs "
@@ -302,6 +312,9 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     stderr = stderr or sys.stderr
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.majority and (args.runs or args.output != "text"):
+        parser.error("--majority adds a table to the terminal output of one run: leave out --runs, --json, "
+                     "--markdown and --latex")
     if args.runs:
         if args.target is not None:
             parser.error("--target is a single run's plan; with --runs, plan a comparison with --detect POINTS")
@@ -318,13 +331,47 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         return 2
     report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
                             for value in [getattr(args, name)] if value is not None})
+    if args.majority:
+        try:
+            majority = majority_text(report, args.files, parse_ks(args.k), args.tie)
+        except (FormatError, ValueError, OSError) as error:
+            print(f"passk: {error}", file=stderr)
+            return 2
     try:
-        print(OUTPUTS[args.output](report), flush=True)
+        print(OUTPUTS[args.output](report) + (f"\n\n{majority}" if args.majority else ""), flush=True)
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
     for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
         print(f"passk: {line}", file=stderr)
     return 0
+
+
+def majority_text(report: Report, paths: Sequence[str], ks: Sequence[int], tie: Tie) -> str:
+    """maj@k beside pass@k for each k, from the extracted answers of NeMo-Skills seed files (passk.majority)."""
+    if report.format != "nemoskills" or STDIN in paths:
+        raise ValueError("--majority needs the samples' extracted answers: give NeMo-Skills output-rs<seed>.jsonl "
+                         f"files by name (these were read as {FORMAT_NAMES.get(report.format, report.format)}).")
+    seeds = []
+    for path in paths:
+        with open(path, "rb") as file:
+            seeds.append(read_seed(iter(lambda: file.read(CHUNK), b"")))
+    problems = votes_by_problem((seed.answers, seed.verdicts) for seed in seeds)
+    judged_both_ways = [name for name, votes in problems.items() if inconsistent_answers(votes.answers, votes.correct)]
+    passes = {result.k: result.pass_at_k for result in report.summary.results}
+    rows = [[f"{row.k:,}", _percent(passes.get(row.k)), _percent(row.majority), _percent(row.first_k)]
+            for row in majority_rows(list(problems.values()), ks, tie)]
+    rule = "a tie earns the share of its answers that are correct" if tie == "fractional" else "a tie scores 0"
+    lines = [f"majority vote over predicted_answer ({rule}; no answer, no vote):"]
+    lines += _columns(["k", "pass@k", "maj@k", "first k (NeMo-Skills)"], rows, 1)
+    if judged_both_ways:
+        lines.append(f"note: an answer is judged both correct and wrong in {', '.join(judged_both_ways[:5])}: "
+                     "each (answer, verdict) votes on its own, as NeMo-Skills counts them.")
+    return "\n".join(lines)
+
+
+def _percent(value: float | None) -> str:
+    """A share as the terminal tables write it ("—" for none)."""
+    return "—" if value is None else f"{100 * value:.2f}%"
 
 
 def read_runs(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,

@@ -243,3 +243,27 @@ def _check_k(n: int, k: int) -> None:
     """ValueError unless 1 <= k <= n."""
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
         raise ValueError(f"k must be a whole number from 1 to n ({n:,} samples); got {k!r}.")
+
+
+@dataclass(frozen=True)
+class MajorityRow:
+    """maj@k of a benchmark at one k: the mean over its problems of passk's maj@k (every k-subset) and of the
+    vote over the first k samples only (NeMo-Skills' majority@k)."""
+
+    k: int
+    majority: float
+    first_k: float
+
+
+def majority_rows(problems: Sequence[Votes], ks: Iterable[int], tie: Tie = "fractional") -> list[MajorityRow]:
+    """One MajorityRow for each k from 1 to the fewest samples a problem has (larger ks are left out), and for that
+    fewest n (maj@n when every problem has n samples); ValueError when there are no problems."""
+    if not problems:
+        raise ValueError("There are no problems with a verdict to vote on.")
+    fewest = min(len(votes.answers) for votes in problems)
+    rows = []
+    for k in sorted({k for k in ks if 1 <= k <= fewest} | {fewest}):
+        subsets = sum(majority_at_k(votes.answers, votes.correct, k, tie) for votes in problems)
+        first = sum((first_k_majority(votes.answers, votes.correct, k, tie) for votes in problems), Fraction(0))
+        rows.append(MajorityRow(k, subsets / len(problems), float(first / len(problems))))
+    return rows

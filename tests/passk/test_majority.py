@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import passk.majority as majority
+from passk.__main__ import main
 from passk.formats.nemoskills import read_seed
 from passk.majority import (
     EXACT_MAX_N,
@@ -166,3 +167,28 @@ def test_nemo_skills_own_majority_figures_are_reproduced(benchmark):
         assert float(100 * figure) == pytest.approx(metrics[f"majority@{k}"]["symbolic_correct"], rel=1e-15)
         ours = sum((majority_at_k_exact(votes.answers, votes.correct, k) for votes in problems), Fraction(0))
         assert ours / len(problems) == (figure if k == seeds else SUBSET_MEANS[benchmark][k])
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
+def test_the_command_line_prints_maj_at_k_beside_pass_at_k(capsys):
+    files = [str(REALDATA / f"{NEMO}gpqa_output-rs{seed}.jsonl") for seed in range(4)]
+    assert main([*files, "-k", "1,2,3,4", "--majority"]) == 0
+    table = capsys.readouterr().out.split("majority vote over predicted_answer")[1].splitlines()
+    assert table[1].split() == ["k", "pass@k", "maj@k", "first", "k", "(NeMo-Skills)"]
+    assert [line.split() for line in table[2:]] == [["1", "50.00%", "50.00%", "75.00%"],
+                                                   ["2", "62.50%", "56.25%", "62.50%"],
+                                                   ["3", "68.75%", "54.17%", "58.33%"],
+                                                   ["4", "75.00%", "50.00%", "50.00%"]]
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
+def test_the_command_line_refuses_majority_for_files_without_answers(capsys):
+    assert main([str(REALDATA / "humaneval__BoyuanJackChen_human-eval__davinci002_results.jsonl"), "--majority"]) == 2
+    assert "--majority needs the samples' extracted answers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--json", "--runs"])
+def test_majority_is_a_terminal_table_of_one_run(option, capsys):
+    with pytest.raises(SystemExit):
+        main(["a.jsonl", "b.jsonl", "--majority", option])
+    assert "--majority adds a table to the terminal output of one run" in capsys.readouterr().err
