@@ -275,8 +275,9 @@ def text(report: Report) -> str:
     parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
     for suite, other in report.other_suites.items():
         parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
-    if report.summary.retries and len(report.summary.results) > 1:
-        parts.append(f"\n{report.summary.retries['sentence']}")
+    retries = report.summary.retries
+    if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
+        parts.append(f"\n{retries['sentence']}")
     plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
     if plans:
         target = report.planning.get("target", DEFAULT_TARGET)

@@ -37,6 +37,15 @@ def test_table_names_problems_samples_and_each_k(tmp_path, capsys):
     assert "pass@k" in out and "95% interval" in out
 
 
+def test_a_table_with_one_k_defined_has_no_retries_line(tmp_path, capsys):
+    """Retries compare pass@1 with larger ks: with only k = 1 defined there is nothing to say (it printed None)."""
+    path = tmp_path / "counts.csv"
+    path.write_text("task_id,n,c\na,3,1\nb,3,3\n")
+    assert main([str(path), "-k", "1,10,100"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "None" not in lines and not any(line.startswith("Retries") for line in lines)
+
+
 def test_json_equals_the_api_answer(tmp_path, capsys, client):
     path = tmp_path / "results.jsonl"
     path.write_text(RESULTS)
