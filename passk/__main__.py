@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import io
 import json
+import math
 import os
 import stat
 import sys
@@ -26,6 +27,7 @@ from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, 
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
 from passk.formats.nemoskills import read_seed
+from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, threshold
 from passk.majority import TIES, Tie, inconsistent_answers, majority_rows, votes_by_problem
 from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, PairPlan, option_value, points, top_pair_plan
@@ -78,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tie", choices=TIES, default=TIES[0],
                         help="a tied --majority vote: fractional (default; it earns the share of the tied answers "
                              "that are correct, as NeMo-Skills counts it) or wrong (it scores 0)")
+    parser.add_argument("--tau", metavar="T", type=_tau,
+                        help="also print G-Pass@k_T, the chance that at least ceil(T k) of k drawn samples pass "
+                             "(Liu et al. 2024), and mG-Pass@k, beside pass@k for each k; T in (0, 1]")
     planning = parser.add_argument_group("planning")
     planning.add_argument("--detect", metavar="POINTS", type=_planning_option("difference"),
                           help="with --runs: a difference in percentage points to plan for, for the top two runs "
@@ -105,6 +110,17 @@ def _planning_option(name: str) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(str(error)) from None
     parse.__name__ = name
     return parse
+
+
+def _tau(text: str) -> float:
+    """An argparse type for --tau: a share in (0, 1]."""
+    try:
+        tau = float(text)
+        threshold(1, tau)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error) if "tau" in str(error) else
+                                         f"tau must be a number above 0 and at most 1; got {text!r}.") from None
+    return tau
 
 
 class Progress:
@@ -316,6 +332,9 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     if args.majority and (args.runs or args.output != "text"):
         parser.error("--majority adds a table to the terminal output of one run: leave out --runs, --json, "
                      "--markdown and --latex")
+    if args.tau is not None and (args.runs or args.output != "text"):
+        parser.error("--tau adds a table to the terminal output of one run: leave out --runs, --json, "
+                     "--markdown and --latex")
     if args.runs:
         if args.target is not None:
             parser.error("--target is a single run's plan; with --runs, plan a comparison with --detect POINTS")
@@ -339,7 +358,8 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
             print(f"passk: {error}", file=stderr)
             return 2
     try:
-        print(OUTPUTS[args.output](report) + (f"\n\n{majority}" if args.majority else ""), flush=True)
+        g_pass = f"\n\n{g_pass_text(report.summary, args.tau)}" if args.tau is not None else ""
+        print(OUTPUTS[args.output](report) + (f"\n\n{majority}" if args.majority else "") + g_pass, flush=True)
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
     for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
@@ -368,6 +388,18 @@ def majority_text(report: Report, paths: Sequence[str], ks: Sequence[int], tie: 
         lines.append(f"note: an answer is judged both correct and wrong in {', '.join(judged_both_ways[:5])}: "
                      "each (answer, verdict) votes on its own, as NeMo-Skills counts them.")
     return "\n".join(lines)
+
+
+def g_pass_text(summary: Summary, tau: float) -> str:
+    """G-Pass@k_tau and mG-Pass@k beside pass@k for each defined k: means over the problems (passk.gpass)."""
+    samples, correct = [problem.n for problem in summary.problems], [problem.c for problem in summary.problems]
+    rows = [[f"{result.k:,}", _percent(result.pass_at_k),
+             _percent(math.fsum(estimate_g_pass_at_k(samples, correct, result.k, tau).tolist()) / len(samples)),
+             _percent(math.fsum(estimate_mg_pass_at_k(samples, correct, result.k).tolist()) / len(samples))]
+            for result in summary.results if result.pass_at_k is not None]
+    lines = [f"G-Pass@k at tau = {tau:g}: at least ceil({tau:g} k) of k drawn samples pass; mG-Pass@k: its mean "
+             "over tau from 0.5 to 1 (Liu et al. 2024):"]
+    return "\n".join(lines + _columns(["k", "pass@k", f"G-Pass@k_{tau:g}", "mG-Pass@k"], rows, 1))
 
 
 def _percent(value: float | None) -> str:

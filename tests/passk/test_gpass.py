@@ -1,0 +1,195 @@
+"""G-Pass@k_tau and mG-Pass@k against every k-subset counted (exact Fractions) and the hypergeometric's pmf.
+
+The bar: correctly rounded (relative error at most 2**-53) up to
+EXACT_TAIL_MAX_N samples, within 1e-15 relative or 1e-300 absolute of the
+Fraction sum of pmfs; the float path above it within 1e-11 relative.
+"""
+
+import math
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import passk.gpass as gpass
+from passk.__main__ import main
+from passk.estimator import pass_at_k, pass_hat_k
+from passk.gpass import (at_least, estimate_g_pass_at_k, estimate_mg_pass_at_k, g_pass_at_k, mg_pass_at_k,
+                         threshold)
+
+
+def enumerated(n: int, c: int, k: int, m: int) -> Fraction:
+    """P(at least m of k drawn pass), counting every k-subset of n samples whose first c pass."""
+    draws = list(combinations(range(n), k))
+    return Fraction(sum(sum(sample < c for sample in draw) >= m for draw in draws), len(draws))
+
+
+def pmf_sum(n: int, c: int, k: int, m: int) -> Fraction:
+    """sum_{j >= m} C(c, j) C(n-c, k-j) / C(n, k), one Fraction per term."""
+    return sum((Fraction(math.comb(c, j) * math.comb(n - c, k - j), math.comb(n, k))
+                for j in range(max(m, 0), min(c, k) + 1)), Fraction(0))
+
+
+def close(value: float, exact: Fraction, relative: float = 1e-15, absolute: float = 1e-300) -> bool:
+    return abs(Fraction(value) - exact) <= max(relative * exact, Fraction(absolute))
+
+
+counts = st.integers(1, 200).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n)))
+taus = st.fractions(0, 1).filter(bool).map(float).filter(lambda tau: 0 < tau <= 1)
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_every_k_subset_counted_agrees_exactly(n: int) -> None:
+    for c in range(n + 1):
+        for k in range(1, n + 1):
+            for m in range(1, k + 1):
+                assert Fraction(at_least(n, c, k, m)) == Fraction(float(enumerated(n, c, k, m))), (n, c, k, m)
+
+
+@pytest.mark.parametrize("n, c, k", [(12, 5, 6), (9, 9, 4), (11, 3, 11), (10, 0, 5), (8, 6, 1), (12, 7, 12)])
+def test_mg_pass_is_the_papers_sum_over_enumerated_subsets(n: int, c: int, k: int) -> None:
+    exact = Fraction(2, k) * sum((enumerated(n, c, k, i) for i in range((k + 1) // 2 + 1, k + 1)), Fraction(0))
+    assert mg_pass_at_k(n, c, k) == float(exact)
+
+
+@given(counts, taus)
+@settings(max_examples=300)
+def test_agrees_with_the_fraction_sum_of_pmfs(counts: tuple[int, int, int], tau: float) -> None:
+    n, c, k = counts
+    assert close(g_pass_at_k(n, c, k, tau), pmf_sum(n, c, k, threshold(k, tau)))
+
+
+@given(counts)
+def test_tau_at_most_one_over_k_is_pass_at_k(counts: tuple[int, int, int]) -> None:
+    n, c, k = counts
+    assert g_pass_at_k(n, c, k, 1 / k) == g_pass_at_k(n, c, k, 1e-9)
+    assert g_pass_at_k(n, c, k, 1e-9) == pytest.approx(pass_at_k(n, c, k), rel=1e-13, abs=1e-300)
+
+
+@given(counts)
+def test_tau_one_is_pass_hat_k(counts: tuple[int, int, int]) -> None:
+    n, c, k = counts
+    assert g_pass_at_k(n, c, k, 1.0) == pytest.approx(pass_hat_k(n, c, k), rel=1e-13, abs=1e-300)
+
+
+@given(counts, taus, taus)
+def test_decreasing_in_tau_and_a_probability(counts: tuple[int, int, int], tau: float, other: float) -> None:
+    n, c, k = counts
+    low, high = sorted((tau, other))
+    assert 0.0 <= g_pass_at_k(n, c, k, high) <= g_pass_at_k(n, c, k, low) <= 1.0
+    assert 0.0 <= mg_pass_at_k(n, c, k) <= 1.0
+
+
+@given(counts)
+def test_mg_pass_agrees_with_the_fraction_sum_of_its_terms(counts: tuple[int, int, int]) -> None:
+    n, c, k = counts
+    exact = Fraction(2, k) * sum((pmf_sum(n, c, k, i) for i in range((k + 1) // 2 + 1, k + 1)), Fraction(0))
+    assert close(mg_pass_at_k(n, c, k), exact)
+
+
+@pytest.mark.parametrize("n, c, k, tau, expected", [
+    (10, 0, 5, 0.2, 0.0),       # c = 0: nothing passes
+    (10, 10, 5, 1.0, 1.0),      # c = n: everything does
+    (10, 4, 10, 0.4, 1.0),      # k = n: exactly c of the k pass (0.4 * 10 needs 4, though 0.4 is above 2/5)
+    (10, 4, 10, 0.5, 0.0),
+    (10, 4, 1, 1.0, 0.4),       # k = 1: c/n for every tau
+    (10, 4, 1, 0.01, 0.4),
+    (10, 3, 10, 0.3, 1.0),      # 0.3 * 10 needs 3 passes, not ceil(3.0000000000000004) = 4
+    (7, 5, 7, 5 / 7, 1.0),
+])
+def test_edge_cases(n: int, c: int, k: int, tau: float, expected: float) -> None:
+    assert g_pass_at_k(n, c, k, tau) == expected
+
+
+def test_mg_pass_at_one_is_the_empty_sum() -> None:
+    assert mg_pass_at_k(10, 10, 1) == 0.0
+
+
+@pytest.mark.parametrize("tau", [0, -0.5, 1.5, float("nan"), float("inf")])
+def test_tau_outside_zero_to_one_is_refused(tau: float) -> None:
+    with pytest.raises(ValueError, match="tau must be above 0 and at most 1"):
+        g_pass_at_k(10, 3, 5, tau)
+
+
+def test_tau_must_be_a_number() -> None:
+    with pytest.raises(TypeError, match="tau must be a number"):
+        g_pass_at_k(10, 3, 5, True)
+
+
+def test_counts_are_checked_as_pass_at_k_checks_them() -> None:
+    with pytest.raises(ValueError, match="k must be at most n"):
+        g_pass_at_k(5, 1, 6, 0.5)
+
+
+@pytest.mark.parametrize("n, c, k, m", [(10_000, 400, 6827, 293), (10_000, 5000, 5000, 2600), (9_999, 3, 50, 2),
+                                        (10_000, 9_990, 100, 100), (10_000, 7000, 300, 150)])
+def test_correctly_rounded_up_to_the_exact_limit(n: int, c: int, k: int, m: int) -> None:
+    assert at_least(n, c, k, m) == float(pmf_sum(n, c, k, m))
+
+
+@given(st.sampled_from([50, 200, 1000, 5000]).flatmap(
+    lambda n: st.tuples(st.just(n), st.integers(1, n - 1), st.integers(1, n - 1), st.floats(0.001, 1))))
+@settings(max_examples=150)
+def test_the_float_path_agrees_with_fractions(case: tuple[int, int, int, float]) -> None:
+    n, c, k, tau = case
+    m = threshold(k, tau)
+    exact = pmf_sum(n, c, k, m)
+    assume(exact == 0 or exact > Fraction(1, 10**290))
+    saved, gpass.EXACT_TAIL_MAX_N = gpass.EXACT_TAIL_MAX_N, 0
+    try:
+        value = at_least(n, c, k, m)
+    finally:
+        gpass.EXACT_TAIL_MAX_N = saved
+    assert close(value, exact, relative=1e-11)
+
+
+@pytest.mark.parametrize("n, c, k, m", [(10**12, 3 * 10**11, 1000, 400), (10**12, 3 * 10**11, 1000, 250),
+                                        (10**7, 10**6, 4000, 500), (10**9, 5, 10**6, 2)])
+def test_huge_n_agrees_with_mpmath(n: int, c: int, k: int, m: int) -> None:
+    with mpmath.workdps(60):
+        def pmf(j: int) -> mpmath.mpf:
+            return mpmath.exp(mpmath.loggamma(c + 1) - mpmath.loggamma(j + 1) - mpmath.loggamma(c - j + 1)
+                              + mpmath.loggamma(n - c + 1) - mpmath.loggamma(k - j + 1)
+                              - mpmath.loggamma(n - c - k + j + 1) - mpmath.loggamma(n + 1)
+                              + mpmath.loggamma(k + 1) + mpmath.loggamma(n - k + 1))
+        if m * n > k * c:
+            exact = mpmath.fsum(pmf(j) for j in range(m, min(c, k) + 1))
+        else:
+            exact = 1 - mpmath.fsum(pmf(j) for j in range(max(0, c + k - n), m))
+        assert at_least(n, c, k, m) == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_many_problems_at_once() -> None:
+    per_problem = estimate_g_pass_at_k(np.array([10, 10, 12, 10]), [4, 0, 12, 4], 5, 0.6)
+    assert per_problem.tolist() == [g_pass_at_k(10, 4, 5, 0.6), 0.0, 1.0, g_pass_at_k(10, 4, 5, 0.6)]
+    assert estimate_mg_pass_at_k(10, [4, 10], 5).tolist() == [mg_pass_at_k(10, 4, 5), mg_pass_at_k(10, 10, 5)]
+    assert estimate_g_pass_at_k(10, [], 5, 0.5).size == 0
+    with pytest.raises(ValueError, match="problem 1: k must be at most n"):
+        estimate_g_pass_at_k([10, 4], [1, 1], 5, 0.5)
+
+
+def test_the_command_line_prints_g_pass_beside_pass_at_k(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    counts = tmp_path / "counts.txt"
+    counts.write_text("10 4\n10 7\n10 10\n")
+    assert main([str(counts), "-k", "1,5", "--tau", "0.6"]) == 0
+    table = capsys.readouterr().out.split("G-Pass@k at tau = 0.6", 1)[1].splitlines()
+    assert table[1].split() == ["k", "pass@k", "G-Pass@k_0.6", "mG-Pass@k"]
+    at_5 = (Fraction(66, 252) + Fraction(231, 252) + 1) / 3   # at least 3 of 5 pass, for c = 4, 7 and 10
+    assert table[3].split()[2] == f"{100 * float(at_5):.2f}%"
+
+
+@pytest.mark.parametrize("argv, message", [(["--tau", "1.5"], "tau must be above 0 and at most 1"),
+                                           (["--tau", "x"], "tau must be a number"),
+                                           (["--tau", "0.5", "--json"], "--tau adds a table")])
+def test_the_command_line_refuses_a_bad_tau(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                           message: str) -> None:
+    counts = tmp_path / "counts.txt"
+    counts.write_text("10 4\n")
+    with pytest.raises(SystemExit):
+        main([str(counts), *argv])
+    assert message in capsys.readouterr().err
