@@ -64,7 +64,7 @@ def g_pass_at_k(n: int, c: int, k: int, tau: float) -> float:
 
     Notes
     -----
-    Liu et al. (2024) [1]_, eq. (3):
+    Liu et al. (2024) [1]_, their definition of G-Pass@k_tau (its equation number was not checked here):
 
     .. math:: \mathrm{G\text{-}Pass@}k_\tau = \sum_{j=\lceil \tau k \rceil}^{c}
               \binom{c}{j}\binom{n-c}{k-j} \Big/ \binom{n}{k}
@@ -90,7 +90,7 @@ def g_pass_at_k(n: int, c: int, k: int, tau: float) -> float:
 def mg_pass_at_k(n: int, c: int, k: int) -> float:
     r"""mG-Pass@k of one problem: G-Pass@k_tau averaged over tau from 0.5 to 1.
 
-    Liu et al. (2024), eq. (4), the sum taken exactly as written there:
+    Liu et al. (2024), their definition of mG-Pass@k (equation number not checked), the sum as written there:
 
     .. math:: \mathrm{mG\text{-}Pass@}k = 2\int_{0.5}^{1} \mathrm{G\text{-}Pass@}k_\tau\, d\tau
               = \frac{2}{k} \sum_{i=\lceil k/2 \rceil + 1}^{k} \mathrm{G\text{-}Pass@}k_{i/k}
