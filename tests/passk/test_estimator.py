@@ -18,7 +18,6 @@ from hypothesis import assume, given, settings
 from passk.estimator import (
     FALLING_RATIO_MAX_TERMS,
     MAX_N,
-    SHORT_PRODUCT,
     _log_complement_one,
     _stirling_remainder,
     _stirling_remainder_one,

@@ -160,6 +160,7 @@ def test_a_body_just_past_the_upload_limit_is_passed_on_so_the_app_answers_it(st
 
 def test_connections_are_kept_alive(stack):
     connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=60)
+    sockets = []
     try:
         for path in ("/healthz", "/api/v1/pass-at-k?n=10&c=3&k=5", "/?n=10&c=3&k=5"):
             connection.request("GET", path)
@@ -167,8 +168,8 @@ def test_connections_are_kept_alive(stack):
             response.read()
             assert response.status == 200
             assert response.getheader("Connection", "keep-alive").lower() == "keep-alive"
-            first_socket = first_socket if path != "/healthz" else connection.sock
-            assert connection.sock is first_socket   # the same connection served all three
+            sockets.append(connection.sock)
+        assert sockets[0] is sockets[1] is sockets[2]   # the same connection served all three
     finally:
         connection.close()
 
