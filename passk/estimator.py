@@ -301,6 +301,13 @@ def estimate_pass_at_k(num_samples: ArrayLike, num_correct: ArrayLike, k: int) -
     >>> round(float(per_problem.mean()), 6)    # the benchmark's pass@10
     0.656063
     """
+    pairs, where = checked_pairs(num_samples, num_correct, k)
+    return _pass_at_k_array(pairs[:, 0], pairs[:, 1], int(k))[where] if where.size else np.zeros(0)
+
+
+def checked_pairs(num_samples: ArrayLike, num_correct: ArrayLike, k: int) -> tuple[Ints, NDArray[np.intp]]:
+    """estimate_pass_at_k's arguments checked as it checks them, as (distinct (n, c) pairs, each problem's pair):
+    an estimator of every problem at once computes each pair once and indexes its values by the second."""
     correct = _whole_array(num_correct, "num_correct").ravel()
     samples = _whole_array(num_samples, "num_samples")
     if isinstance(k, bool) or not isinstance(k, Integral):
@@ -310,9 +317,8 @@ def estimate_pass_at_k(num_samples: ArrayLike, num_correct: ArrayLike, k: int) -
         raise ValueError(f"num_samples has {samples.size} entries but num_correct has {correct.size}.")
     _check_arrays(samples, correct, int(k))
     if correct.size == 0:
-        return np.zeros(0)
-    pairs, where = distinct_pairs(samples, correct)
-    return _pass_at_k_array(pairs[:, 0], pairs[:, 1], int(k))[where]
+        return np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.intp)
+    return distinct_pairs(samples, correct)
 
 
 def _whole_array(values: ArrayLike, name: str) -> Ints:

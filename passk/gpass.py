@@ -16,12 +16,11 @@ by the ratio of successive terms, taking whichever tail is the smaller.
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from numbers import Integral
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from passk.estimator import Floats, _check_arrays, _log_complement_one, _whole_array, check_counts, distinct_pairs
+from passk.estimator import Floats, _log_complement_one, check_counts, checked_pairs
 
 EXACT_TAIL_MAX_N = 10_000       # tails summed exactly (Python ints) up to this n: about 10 ms at n = 10**4
 FLOAT_TAIL_MAX_TERMS = 1_000_000  # above EXACT_TAIL_MAX_N, a tail of more terms than this is refused
@@ -186,17 +185,7 @@ def estimate_mg_pass_at_k(num_samples: ArrayLike, num_correct: ArrayLike, k: int
 def _per_problem(function: Callable[[int, int, int], float], num_samples: ArrayLike, num_correct: ArrayLike,
                  k: int) -> Floats:
     """function(n, c, k) per problem, validated as passk.estimate_pass_at_k validates, once per distinct (n, c)."""
-    correct = _whole_array(num_correct, "num_correct").ravel()
-    samples = _whole_array(num_samples, "num_samples")
-    if isinstance(k, bool) or not isinstance(k, Integral):
-        raise TypeError(f"k must be a whole number (int); got {k!r}.")
-    samples = np.broadcast_to(samples, correct.shape) if samples.ndim == 0 else samples.ravel()
-    if samples.shape != correct.shape:
-        raise ValueError(f"num_samples has {samples.size} entries but num_correct has {correct.size}.")
-    _check_arrays(samples, correct, int(k))
-    if correct.size == 0:
-        return np.zeros(0)
-    pairs, where = distinct_pairs(samples, correct)
+    pairs, where = checked_pairs(num_samples, num_correct, k)
     values = np.array([function(n, c, int(k)) for n, c in pairs.tolist()])
-    result: Floats = values[where]
+    result: Floats = values[where] if where.size else np.zeros(0)
     return result

@@ -8,7 +8,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import AnyStr, Protocol, TypeAlias
 
-from passk.formats._core import JSON, FormatError
+from passk.formats._core import JSON, FormatError, show
 from passk.limits import LARGER_RUNS, LIMITS, Budget, TooLarge, size, too_many_lines
 
 PEEK_BYTES = 64 * 1024    # read ahead to detect the format, then stream the rest
@@ -216,3 +216,19 @@ def load_json(content: bytes) -> JSON:
 def json_problem_name(error: json.JSONDecodeError) -> str:
     """What json found wrong, without the " at" some of its messages end with ("Unterminated string starting at")."""
     return error.msg.removesuffix(" at")
+
+
+def json_line(text: str, number: int, expected: str = "an object") -> dict[str, JSON]:
+    """Line number of a JSON-lines file as an object, or the FormatError that says what is wrong with it
+    (expected: what the line should be, for the message)."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise FormatError(f"Line {number} is not valid JSON: {json_problem_name(error)} "
+                          f"at column {error.colno}.") from None
+    except (ValueError, RecursionError):
+        raise FormatError(f"Line {number} is not a record: it is nested too deeply "
+                          "or holds an over-long number.") from None
+    if not isinstance(record, dict):
+        raise FormatError(f"Line {number}: expected {expected}; got {show(record)}.")
+    return record

@@ -7,11 +7,10 @@ A record without "count" is one sample, its "correct" true/false or 1/0. The rec
 example_id add up, like human-eval's lines; a file must hold one model's run.
 """
 
-import json
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, count, field, problem, show, tallied, task_id_of
-from passk.formats._input import chunk_lines, json_problem_name
+from passk.formats._input import chunk_lines, json_line
 from passk.limits import too_many_problems
 from passk.formats.registry import register
 
@@ -33,23 +32,13 @@ def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
         for text in chunk_lines(chunk, number):
             number += 1
             if text.strip():
-                _count_record(tally, models, _record(text, number), f"Line {number}", limit)
+                _count_record(tally, models, json_line(text, number), f"Line {number}", limit)
     if len(models) > 1:
         named = ", ".join(show(model) for model in list(models)[:MODELS_NAMED])
         more = f" and {len(models) - MODELS_NAMED:,} more" if len(models) > MODELS_NAMED else ""
         raise FormatError(f"The file holds the records of {len(models):,} models ({named}{more}); a file must hold "
                           "one model's run: keep the lines of one model, and compare models on the compare page.")
     return tallied(tally)
-
-
-def _record(text: str, number: int) -> JSON:
-    """One line as a JSON object, or the FormatError that says what is wrong with it."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise FormatError(f"Line {number} is not valid JSON: {json_problem_name(error)} at column {error.colno}.") from None
-    except (ValueError, RecursionError):
-        raise FormatError(f"Line {number} is not a record: it is nested too deeply or holds an over-long number.") from None
 
 
 def _count_record(tally: Tally, models: dict[str, str], record: JSON, where: str, limit: int | None) -> None:

@@ -11,8 +11,7 @@ a file must hold one model's run of one evaluation.
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, field, show, tallied
-from passk.formats._input import chunk_lines
-from passk.formats.lmeval import json_line
+from passk.formats._input import chunk_lines, json_line
 from passk.formats.registry import register
 
 NAME = "everyevalever"

@@ -9,11 +9,10 @@ With `repeats` > 1 lm-eval reduces a document's responses to one answer per filt
 such a line holds an aggregate, not a verdict per response, and is refused.
 """
 
-import json
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, field, show, tallied, task_id_of
-from passk.formats._input import chunk_lines, json_problem_name
+from passk.formats._input import chunk_lines, json_line
 from passk.formats.evalplus import SUITES
 from passk.formats.registry import register
 from passk.limits import too_many_problems
@@ -61,21 +60,6 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
                         f"The other{'s' if len(others) > 1 else ''}: {_named(others)}; choose one with the suite "
                         "choice (suite=, --suite).")
     return tallied(tally), warnings
-
-
-def json_line(text: str, number: int) -> JSON:
-    """One line as a JSON object, or the FormatError that says what is wrong with it."""
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise FormatError(f"Line {number} is not valid JSON: {json_problem_name(error)} "
-                          f"at column {error.colno}.") from None
-    except (ValueError, RecursionError):
-        raise FormatError(f"Line {number} is not a record: it is nested too deeply "
-                          "or holds an over-long number.") from None
-    if not isinstance(record, dict):
-        raise FormatError(f"Line {number}: expected an object; got {show(record)}.")
-    return record
 
 
 def _filter_of(sample: JSON, where: str) -> str:

@@ -22,12 +22,11 @@ no verdict is no sample. Each sample's `predicted_answer` is kept by
 read_seed (Seed.answers) for majority voting; `null` means no answer.
 """
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field as dataclass_field
 
 from passk.formats._core import JSON, FormatError, Problem, show, task_id_of
-from passk.formats._input import chunk_lines, json_problem_name
+from passk.formats._input import chunk_lines, json_line
 from passk.formats.registry import register
 from passk.limits import too_many_problems
 
@@ -85,7 +84,7 @@ def read_seed(chunks: Iterable[bytes], limit: int | None = None) -> Seed:
             number += 1
             if not text.strip():
                 continue
-            record = _record(text, number)
+            record = json_line(text, number, "an object, one problem of one seed")
             task_id = _task_id(record, number)
             by_line += "id" not in record
             if task_id in seed.verdicts:
@@ -100,21 +99,6 @@ def read_seed(chunks: Iterable[bytes], limit: int | None = None) -> Seed:
             seed.answers[task_id] = record.get(ANSWER)
     seed.warnings.extend(_warnings(kinds, by_line, without, len(seed.verdicts)))
     return seed
-
-
-def _record(text: str, number: int) -> dict[str, JSON]:
-    """Line number as a JSON object, or the FormatError that says what is wrong with it."""
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise FormatError(f"Line {number} is not valid JSON: {json_problem_name(error)} "
-                          f"at column {error.colno}.") from None
-    except (ValueError, RecursionError):
-        raise FormatError(f"Line {number} is not a NeMo-Skills line: it is nested too deeply "
-                          "or holds an over-long number.") from None
-    if not isinstance(record, dict):
-        raise FormatError(f"Line {number}: expected an object, one problem of one seed; got {show(record)}.")
-    return record
 
 
 def _task_id(record: dict[str, JSON], number: int) -> str:
