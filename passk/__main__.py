@@ -1,6 +1,7 @@
 """Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
 
-`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking);
+`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking), and `passk --runs FILE`
+the models of one eval-arena file of several, with no limit on their number;
 with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference.
 `passk output-rs*.jsonl --majority [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.majority).
 
@@ -25,13 +26,16 @@ from passk import __version__
 from passk.benchmark import DEFAULT_KS, KResult, Summary, parse_ks
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
 from passk.display import plural
-from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError
+from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError, Problem
+from passk.formats import evalarena
+from passk.formats._input import line_chunks, open_input
+from passk.formats.detect import detect_format
 from passk.formats.nemoskills import read_seed
 from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, threshold
 from passk.majority import TIES, Tie, inconsistent_answers, majority_rows, votes_by_problem
 from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, PairPlan, option_value, points, top_pair_plan
-from passk.ranking import Ranking
+from passk.ranking import Ranking, rank_runs
 from passk.report import Opener, Report, rank_uploads, report_from_files
 
 STDIN = "-"
@@ -412,9 +416,24 @@ def read_runs(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: s
     """(Ranking, formats) for the FILEs, each its own run named after its path ('-': standard input)."""
     terminal = terminal or sys.stderr
     with contextlib.ExitStack() as files:
+        if len(paths) == 1 and paths[0] != STDIN and (models := _model_runs(paths[0], fmt)) is not None:
+            return rank_runs(models, ks, limited=False), [evalarena.NAME] * len(models)
         openers = [files.enter_context(_opened(path, _display_name(path), terminal)) for path in paths]
         return rank_uploads([(None if path == STDIN else path, opener) for path, opener in zip(paths, openers)],
                             ks, fmt, suite or "plus", suite_chosen=suite is not None)
+
+
+def _model_runs(path: str, fmt: str | None) -> list[tuple[str, list[Problem]]] | None:
+    """[(model, problems)] of a file of several models' runs (eval-arena's own data files), else None."""
+    try:
+        with open(path, "rb") as file:
+            head, stream = open_input(file)
+            if (fmt or detect_format(head, path)) != evalarena.NAME:
+                return None
+            models = evalarena.model_runs(line_chunks(head, stream))
+    except OSError as error:
+        raise FormatError(f"Cannot read {path}: {error.strerror or error}.") from None
+    return models if len(models) > 1 else None
 
 
 def ranking_text(ranking: Ranking) -> str:

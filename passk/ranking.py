@@ -155,12 +155,15 @@ def _letter(index: int) -> str:
     return ascii_lowercase[index] if index < 26 else _letter(index // 26 - 1) + ascii_lowercase[index % 26]
 
 
-def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: Iterable[int] = DEFAULT_KS) -> Ranking:
-    """Rank [(name, problems)] per k and compare every pair; see the module docstring."""
+def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: Iterable[int] = DEFAULT_KS,
+              limited: bool = True) -> Ranking:
+    """Rank [(name, problems)] per k and compare every pair; see the module docstring.
+
+    limited: at most LIMITS.runs runs (the web's bound); the command line ranks any number."""
     given = [(name, list(problems)) for name, problems in runs]
     if len(given) < 2:
         raise ValueError(f"Give at least two runs to rank; got {len(given)}.")
-    if len(given) > LIMITS.runs:
+    if limited and len(given) > LIMITS.runs:
         raise ValueError(f"Too many runs ({len(given)}): rank at most {LIMITS.runs} at once.")
     ks = _checked_ks(ks)
     names = distinct_names([name for name, _ in given])

@@ -4,13 +4,15 @@ One record a line, `{"benchmark_id", "model", "example_id", "pass1", "count", "c
 model's `count` samples of one example, `correct` of them correct, and `pass1` = correct / count.
 Older files leave out "correct" (c = pass1 × count) or both counts (`pass1` 0 or 1: one sample).
 A record without "count" is one sample, its "correct" true/false or 1/0. The records of one
-example_id add up, like human-eval's lines; a file must hold one model's run.
+example_id add up, like human-eval's lines. eval-arena's own data files hold many models: each model
+is a run, read when chosen by name as lm-eval's filters are (suite=, --suite); `passk --runs FILE` ranks them all.
 """
 
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, count, field, problem, show, tallied, task_id_of
 from passk.formats._input import chunk_lines, json_line
+from passk.formats.evalplus import SUITES
 from passk.limits import too_many_problems
 from passk.formats.registry import register
 
@@ -20,34 +22,68 @@ TITLE = 'eval-arena JSONL ({"model", "example_id", "correct", "count"} a line)'
 SIGNATURE = 'JSONL lines with "example_id" and "correct"'   # what detection looks for
 SOURCE = "eval-arena (crux-eval/eval-arena) per-question records"
 MODELS_NAMED = 5   # models named when a file holds several
+EVERY = "\x00every record"   # read_models' key for all records together (no model name holds a NUL)
 PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written with fewer digits
 
 
 def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
-    """Read eval-arena records, adding up the samples of each example_id; refuse records of several models."""
-    tally: Tally
-    models: dict[str, str]   # model -> where it is first named
-    tally, models, number = {}, {}, 0
+    """Read a file of one model's records (see read_run)."""
+    return read_run(chunks, SUITES[-1], limit)[0]
+
+
+def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[list[Problem], list[str]]:
+    """(problems, warnings) of the model named suite; "base" or "plus" (no choice made) read a file of one model
+    and refuse a file of several, naming them."""
+    runs = read_models(chunks, limit)
+    models = [model for model in runs if model is not None and model != EVERY]
+    if suite not in SUITES:
+        if suite not in runs:
+            raise FormatError(f"The file has no eval-arena model {show(suite)}; its models: {_named(models)}.")
+        return tallied(runs[suite]), []
+    if len(models) > 1:
+        raise FormatError(f"The file holds the records of {len(models):,} models ({_named(models)}); choose one "
+                          "with the suite choice (suite=, --suite), or rank them all with `passk --runs FILE`.")
+    if len(runs) > 1:   # one model's records, some of them without "model": read together, in line order
+        return tallied(runs[EVERY]), []
+    return tallied(next(iter(runs.values()), {})), []
+
+
+def read_models(chunks: Iterable[bytes], limit: int | None) -> dict[str | None, Tally]:
+    """{model: its samples of each example_id} in the order the models come (None: records without "model"),
+    and under EVERY, when the records are not all of one model, every record's; limit bounds each model's problems."""
+    runs: dict[str | None, Tally] = {}
+    every: Tally = {}
+    number = 0
     for chunk in chunks:
         for text in chunk_lines(chunk, number):
             number += 1
             if text.strip():
-                _count_record(tally, models, json_line(text, number), f"Line {number}", limit)
-    if len(models) > 1:
-        named = ", ".join(show(model) for model in list(models)[:MODELS_NAMED])
-        more = f" and {len(models) - MODELS_NAMED:,} more" if len(models) > MODELS_NAMED else ""
-        raise FormatError(f"The file holds the records of {len(models):,} models ({named}{more}); a file must hold "
-                          "one model's run: keep the lines of one model, and compare models on the compare page.")
-    return tallied(tally)
+                _count_record(runs, every, json_line(text, number), f"Line {number}", limit)
+    if len(runs) > 1:
+        runs[EVERY] = every
+    return runs
 
 
-def _count_record(tally: Tally, models: dict[str, str], record: JSON, where: str, limit: int | None) -> None:
-    """Add one record's samples to tally ({example_id: [n, c]}) and its model to models."""
+def model_runs(chunks: Iterable[bytes]) -> list[tuple[str, list[Problem]]]:
+    """[(model, problems)] of every model in the file, as passk.ranking.rank_runs takes runs."""
+    return [(model if model is not None else "no model", tallied(tally))
+            for model, tally in read_models(chunks, None).items() if model != EVERY]
+
+
+def _named(models: list[str]) -> str:
+    named = ", ".join(show(model) for model in models[:MODELS_NAMED])
+    return named + (f" and {len(models) - MODELS_NAMED:,} more" if len(models) > MODELS_NAMED else "")
+
+
+def _count_record(runs: dict[str | None, Tally], every: Tally, record: JSON, where: str, limit: int | None) -> None:
+    """Add one record's samples to its model's tally ({example_id: [n, c]}) and to every."""
     example_id = task_id_of(field(record, "example_id", where), where)
+    model = None
     if "model" in record:
-        models.setdefault(record["model"] if isinstance(record["model"], str) else show(record["model"]), where)
+        model = record["model"] if isinstance(record["model"], str) else show(record["model"])
     n, c = _samples(record, where)
     problem(example_id, n, c, where)   # n > 0 and c <= n
+    tally = runs.setdefault(model, {})
     counts = tally.get(example_id)
     if counts is None:
         if limit is not None and len(tally) >= limit:
@@ -55,6 +91,9 @@ def _count_record(tally: Tally, models: dict[str, str], record: JSON, where: str
         counts = tally[example_id] = [0, 0]
     counts[0] += n
     counts[1] += c
+    total = every.setdefault(example_id, [0, 0])
+    total[0] += n
+    total[1] += c
 
 
 def _samples(record: JSON, where: str) -> tuple[int, int]:

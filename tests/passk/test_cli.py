@@ -127,6 +127,24 @@ def test_an_lm_eval_filter_is_chosen_with_suite(capsys):
     assert not any("applies only to EvalPlus" in warning for warning in answer["warnings"])
 
 
+
+def test_runs_of_one_eval_arena_file_of_several_models_ranks_its_models(tmp_path, capsys):
+    records = [{"model": model, "example_id": f"HumanEval/{index}", "pass1": float(index < passed)}
+               for model, passed in (("weak", 2), ("strong", 9), ("middle", 5)) for index in range(10)]
+    path = tmp_path / "arena.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    answer = json_answer(capsys, "--runs", str(path), "-k", "1")
+    [row] = answer["results"]
+    assert [(entry["name"], entry["pass_at_k"]) for entry in row["ranking"]] == [
+        ("strong", 0.9), ("middle", 0.5), ("weak", 0.2)]
+    assert len(row["pairs"]) == 3
+    assert main(["--runs", str(path), "-k", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].split()[:3] == ["1", "strong", "90.00%"]
+    assert main([str(path), "-k", "1"]) == 2
+    assert "rank them all with `passk --runs FILE`" in capsys.readouterr().err
+    assert json_answer(capsys, str(path), "-k", "1", "--suite", "middle")["results"][0]["pass_at_k"] == 0.5
+    assert main(["--runs", str(path), str(path), "-k", "1", "--suite", "weak"]) == 0   # several files: as before
+
 # --- issue 7 §2: the installed command ------------------------------------
 
 class Terminal(io.StringIO):

@@ -257,15 +257,43 @@ def test_evalarena_is_told_from_human_eval_jsonl_by_its_example_id():
     assert read_problems(human_eval).format == "humaneval"
 
 
-def test_evalarena_file_of_several_models_is_refused_naming_at_most_five():
+def test_evalarena_file_of_several_models_without_a_choice_is_refused_naming_at_most_five():
     models = [f"model-{index}" for index in range(7)]
     content = arena_jsonl(*({"model": model, "example_id": "HumanEval/0", "correct": 1, "count": 1}
                             for model in models))
     assert error_of(content) == ('The file holds the records of 7 models ("model-0", "model-1", "model-2", '
-                                 '"model-3", "model-4" and 2 more); a file must hold one model\'s run: keep the lines '
-                                 "of one model, and compare models on the compare page.")
+                                 '"model-3", "model-4" and 2 more); choose one with the suite choice (suite=, '
+                                 "--suite), or rank them all with `passk --runs FILE`.")
+    assert error_of(content, suite="base") == error_of(content)
     assert '2 models ("a", "b")' in error_of(arena_jsonl({"model": "a", "example_id": "x", "correct": 1},
                                                          {"model": "b", "example_id": "x", "correct": 1}))
+
+
+def several_models():
+    return arena_jsonl({"model": "a", "example_id": "x", "correct": 1}, {"model": "b", "example_id": "x", "correct": 0},
+                       {"model": "a", "example_id": "y", "correct": 0, "count": 2},
+                       {"model": "b", "example_id": "y", "pass1": 0.5, "count": 2},
+                       {"model": "a", "example_id": "x", "correct": 1})
+
+
+def test_evalarena_model_chosen_with_suite_is_read_as_its_run():
+    assert counts(read_problems(several_models(), suite="a")) == [("x", 2, 2), ("y", 2, 0)]
+    parsed = read_problems(several_models(), suite="b")
+    assert parsed.format == "evalarena" and counts(parsed) == [("x", 1, 0), ("y", 2, 1)]
+    assert counts(read_files([("m.jsonl", several_models())], suite="b")) == [("x", 1, 0), ("y", 2, 1)]
+
+
+def test_evalarena_unknown_model_is_refused_listing_the_models():
+    assert error_of(several_models(), suite="c") == 'The file has no eval-arena model "c"; its models: "a", "b".'
+    one = arena_jsonl({"model": "a", "example_id": "x", "correct": 1})
+    assert counts(read_problems(one, suite="a")) == [("x", 1, 1)]
+    assert error_of(one, suite="z") == 'The file has no eval-arena model "z"; its models: "a".'
+
+
+def test_evalarena_one_model_with_some_records_unnamed_reads_as_before():
+    content = arena_jsonl({"model": "a", "example_id": "x", "correct": 1}, {"example_id": "y", "correct": 0},
+                          {"model": "a", "example_id": "y", "correct": 1}, {"example_id": "x", "correct": 0})
+    assert counts(read_problems(content)) == [("x", 2, 1), ("y", 2, 1)]
 
 
 @pytest.mark.parametrize(("records", "expected"), [

@@ -96,7 +96,7 @@ NOT_READ_YET = {
     EEE: ("Every Eval Ever samples", "everyevalever", 10, 1, {None: {1: "1/10"}}),
 }
 # The rows of NOT_READ_YET whose readers have landed: checked exactly, with no xfail.
-READ = {INSPECT_ZSTD, NEMO_MATH, NEMO_GPQA, LMEVAL_SAMPLES, EEE}
+READ = {INSPECT_ZSTD, EVALARENA, NEMO_MATH, NEMO_GPQA, LMEVAL_SAMPLES, EEE}
 
 needs_files = pytest.mark.skipif(
     not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA} " + (
