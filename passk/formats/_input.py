@@ -232,3 +232,10 @@ def json_line(text: str, number: int, expected: str = "an object") -> dict[str, 
     if not isinstance(record, dict):
         raise FormatError(f"Line {number}: expected {expected}; got {show(record)}.")
     return record
+
+
+def json_lines(chunks: Iterable[bytes], expected: str = "an object") -> Iterator[tuple[int, dict[str, JSON]]]:
+    """Yield (line number, object) for every line of a JSON-lines file that is not blank (see json_line)."""
+    for number, text in text_lines(chunks):
+        if text.strip():
+            yield number, json_line(text, number, expected)

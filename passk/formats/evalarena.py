@@ -11,7 +11,7 @@ is a run, read when chosen by name as lm-eval's filters are (suite=, --suite); `
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, count, field, problem, show, tallied, task_id_of
-from passk.formats._input import chunk_lines, json_line
+from passk.formats._input import json_lines
 from passk.formats.evalplus import SUITES
 from passk.limits import too_many_problems
 from passk.formats.registry import register
@@ -53,12 +53,8 @@ def read_models(chunks: Iterable[bytes], limit: int | None) -> dict[str | None, 
     and under EVERY, when the records are not all of one model, every record's; limit bounds each model's problems."""
     runs: dict[str | None, Tally] = {}
     every: Tally = {}
-    number = 0
-    for chunk in chunks:
-        for text in chunk_lines(chunk, number):
-            number += 1
-            if text.strip():
-                _count_record(runs, every, json_line(text, number), f"Line {number}", limit)
+    for number, record in json_lines(chunks):
+        _count_record(runs, every, record, f"Line {number}", limit)
     if len(runs) > 1:
         runs[EVERY] = every
     return runs

@@ -11,7 +11,7 @@ a file must hold one model's run of one evaluation.
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, field, show, tallied
-from passk.formats._input import chunk_lines, json_line
+from passk.formats._input import json_lines
 from passk.formats.registry import register
 
 NAME = "everyevalever"
@@ -33,12 +33,8 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
     """(problems, warnings): each sample_id's samples, passing when evaluation.is_correct; suite is not used."""
     tally: Tally = {}
     runs: dict[tuple[str, str], str] = {}   # (model_id, evaluation_name) -> the line it is first named on
-    number = 0
-    for chunk in chunks:
-        for text in chunk_lines(chunk, number):
-            number += 1
-            if text.strip():
-                _count(tally, runs, json_line(text, number), f"Line {number}", limit)
+    for number, record in json_lines(chunks):
+        _count(tally, runs, record, f"Line {number}", limit)
     if len(runs) > 1:
         (model, evaluation), (other_model, other_evaluation) = list(runs)[:2]
         differ = (f"models {show(model)} and {show(other_model)}" if model != other_model

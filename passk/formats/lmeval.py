@@ -12,7 +12,7 @@ such a line holds an aggregate, not a verdict per response, and is refused.
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, field, show, tallied, task_id_of
-from passk.formats._input import chunk_lines, json_line
+from passk.formats._input import json_lines
 from passk.formats.evalplus import SUITES
 from passk.formats.registry import register
 from passk.limits import too_many_problems
@@ -36,21 +36,15 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
     tally: Tally = {}
     filters: list[str] = []
     chosen = None if suite in SUITES else suite
-    number = 0
-    for chunk in chunks:
-        for text in chunk_lines(chunk, number):
-            number += 1
-            if not text.strip():
-                continue
-            where = f"Line {number}"
-            sample = json_line(text, number)
-            name = _filter_of(sample, where)
-            if name not in filters:
-                filters.append(name)
-            if chosen is None:
-                chosen = name
-            if name == chosen:
-                _count(tally, sample, name, where, limit)
+    for number, sample in json_lines(chunks):
+        where = f"Line {number}"
+        name = _filter_of(sample, where)
+        if name not in filters:
+            filters.append(name)
+        if chosen is None:
+            chosen = name
+        if name == chosen:
+            _count(tally, sample, name, where, limit)
     if chosen not in filters:
         raise FormatError(f"The file has no lm-eval filter {show(chosen)}; its filters: {_named(filters)}.")
     warnings = []

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field as dataclass_field
 
 from passk.formats._core import JSON, FormatError, Problem, show, task_id_of
-from passk.formats._input import chunk_lines, json_line
+from passk.formats._input import json_lines
 from passk.formats.registry import register
 from passk.limits import too_many_problems
 
@@ -78,25 +78,19 @@ def read_seed(chunks: Iterable[bytes], limit: int | None = None) -> Seed:
     seed = Seed()
     kinds: dict[tuple[str, ...], int] = {}   # verdict keys a line holds -> the first line holding them
     by_line = without = 0
-    number = 0
-    for chunk in chunks:
-        for text in chunk_lines(chunk, number):
-            number += 1
-            if not text.strip():
-                continue
-            record = json_line(text, number, "an object, one problem of one seed")
-            task_id = _task_id(record, number)
-            by_line += "id" not in record
-            if task_id in seed.verdicts:
-                raise FormatError(f"Line {number} repeats the id {show(task_id)}: a seed file holds each problem "
-                                  "once; give each seed's lines in its own output-rs<seed>.jsonl.")
-            if limit is not None and len(seed.verdicts) >= limit:
-                raise FormatError(too_many_problems(limit))
-            present = tuple(key for key in VERDICTS if key in record)
-            kinds.setdefault(present, number)
-            seed.verdicts[task_id] = _verdict(record, present[0], number) if present else None
-            without += not present
-            seed.answers[task_id] = record.get(ANSWER)
+    for number, record in json_lines(chunks, "an object, one problem of one seed"):
+        task_id = _task_id(record, number)
+        by_line += "id" not in record
+        if task_id in seed.verdicts:
+            raise FormatError(f"Line {number} repeats the id {show(task_id)}: a seed file holds each problem "
+                              "once; give each seed's lines in its own output-rs<seed>.jsonl.")
+        if limit is not None and len(seed.verdicts) >= limit:
+            raise FormatError(too_many_problems(limit))
+        present = tuple(key for key in VERDICTS if key in record)
+        kinds.setdefault(present, number)
+        seed.verdicts[task_id] = _verdict(record, present[0], number) if present else None
+        without += not present
+        seed.answers[task_id] = record.get(ANSWER)
     seed.warnings.extend(_warnings(kinds, by_line, without, len(seed.verdicts)))
     return seed
 
