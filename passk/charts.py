@@ -294,6 +294,12 @@ def _benchmark_ks_to_draw(n: int, chosen: Iterable[int], points: int = K_CURVE_P
     return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
 
 
+def curve_ks(n: int, values: int) -> Ints:
+    """The ks a curve over k up to n is computed at, for `values` per-problem values at each k (problems times
+    runs): every k when n is small, else log-spaced ones as the benchmark page's, always with 1 and n."""
+    return _benchmark_ks_to_draw(n, (), curve_points(values))
+
+
 def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
     """pass@k (blue) and pass^k (orange, dashed) for k = 1..min n with 95% bands; None when min n is 1."""
     n = summary.min_n
