@@ -22,7 +22,7 @@ from passk.formats.detect import FORMAT_LABELS, FORMAT_NAMES, LINE_READERS, dete
 from passk.formats.detect import warnings_of
 from passk.formats.registry import FORMATS, READERS, RunReader
 from passk.formats.evalplus import SUITES
-from passk.formats import inspect_log
+from passk.formats import inspect_log, lighteval
 from passk.limits import Budget
 
 __all__ = ["FORMATS", "FORMAT_NAMES", "FORMAT_LABELS", "SUITES", "PEEK_BYTES",
@@ -54,6 +54,9 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
                               "are Inspect .eval logs.")
         problems, warnings, source_name = inspect_log.read_archive(_rewound(head, stream), max_problems, budget)
         return _parsed(problems, inspect_log.NAME, source_name, warnings)
+    if head.startswith(lighteval.MAGIC) or fmt == lighteval.NAME:   # a Parquet file: lighteval details, or said not
+        problems, warnings, source_name = _read_parquet(head, stream, fmt, suite, max_problems, budget)
+        return _parsed(problems, lighteval.NAME, source_name, warnings)
     if b"\x00" in head:
         raise not_text("The input")
     name = fmt or detect_format(head, filename)
@@ -103,6 +106,18 @@ def read_json_body(body: JSON, max_problems: int | None = None) -> Parsed:
     return _parsed(READERS["json"].read(body, "plus", max_problems), "json")
 
 
+def _read_parquet(head: bytes, stream: Stream, fmt: str | None, suite: str, max_problems: int | None,
+                  budget: Budget | None) -> tuple[list[Problem], list[str], str]:
+    """Problems, warnings and source of a Parquet file, which only lighteval's reader reads."""
+    if fmt not in (None, lighteval.NAME):
+        raise FormatError(f"The input is a Parquet file, not {FORMAT_NAMES[fmt]}; the only Parquet files read are "
+                          "lighteval details.")
+    if not head.startswith(lighteval.MAGIC):
+        raise FormatError("The input is not a Parquet file (it does not start with PAR1); lighteval details are "
+                          "the Parquet files details_<task>_<timestamp>.parquet.")
+    return lighteval.read_parquet(_rewound(head, stream), suite, max_problems, budget)
+
+
 def _rewound(head: bytes, stream: Stream) -> BinaryIO:
     """The whole input as a seekable file for zipfile: the stream itself, back at its start, when it can seek
     (an upload spooled by the server, a file), else its bytes."""
@@ -123,8 +138,9 @@ def _parsed(problems: list[Problem], name: str, source: str | None = None,
 
 
 def _names_runs(fmt: str | None) -> bool:
-    """True when fmt (None: not yet known) may name its runs by suite, as lm-eval's filters are."""
-    return fmt is None or hasattr(READERS[fmt], "read_run")
+    """True when fmt (None: not yet known) may name its runs by suite, as lm-eval's filters and lighteval's
+    metrics are."""
+    return fmt is None or hasattr(READERS[fmt], "read_run") or fmt == lighteval.NAME
 
 
 def _check_choice(name: str, value: str | None, allowed: Collection[str], allow_none: bool = False) -> None:

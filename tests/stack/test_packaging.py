@@ -116,12 +116,15 @@ def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_
     on_3_14 = {"python_version": "3.14"}   # where the base install needs nothing but numpy, scipy and ijson
     web = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "web"})}
     assert web == WEB and not any(r.marker.evaluate({**on_3_14, "extra": ""}) for r in requirements if r.marker)
-    assert meta.get_all("Provides-Extra") == ["web"]
+    assert meta.get_all("Provides-Extra") == ["web", "parquet"]
+    parquet = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "parquet"})}
+    assert parquet == {"pyarrow"}   # lighteval details and passk.frames.reduce_log
 
 
 def test_the_pinned_versions_fall_in_the_declared_ranges(wheel):
     pins = {}
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
+    pinned = (ROOT / "requirements.txt").read_text() + (ROOT / "requirements-dev.txt").read_text()   # extras: dev
+    for line in pinned.splitlines():
         if "==" in line and not line.startswith("#"):
             name, version = line.split("#")[0].split(";")[0].strip().split("==")   # ; python_version < ...
             pins[name.lower()] = version
