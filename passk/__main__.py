@@ -2,7 +2,8 @@
 
 `passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking), and `passk --runs FILE`
 the models of one eval-arena file of several, with no limit on their number;
-with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference.
+with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference;
+`passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.curves).
 `passk output-rs*.jsonl --majority [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.majority).
 
 Also run as ``python -m passk``. Standard output holds only the answer (a
@@ -23,8 +24,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, NoReturn, TextIO
 
 from passk import __version__
-from passk.benchmark import DEFAULT_KS, KResult, Summary, parse_ks
+from passk.benchmark import DEFAULT_KS, KResult, Summary, compare, parse_ks
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
+from passk.curves import METHOD, curves_of
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena
@@ -87,6 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tau", metavar="T", type=_tau,
                         help="also print G-Pass@k_T, the chance that at least ceil(T k) of k drawn samples pass "
                              "(Liu et al. 2024), and mG-Pass@k, beside pass@k for each k; T in (0, 1]")
+    parser.add_argument("--curve", action="store_true",
+                        help="with --runs and two FILEs: pass@k of both runs over k = 1 ... n (log-spaced ks when n "
+                             "is large), A - B with a 95%% band simultaneous over the ks shown, where the leading "
+                             "run's lead stops being significant and where the curves cross (the curve's ks are chosen "
+                             "for it; -k gives the ks of the comparison that --json holds beside it)")
     planning = parser.add_argument_group("planning")
     planning.add_argument("--detect", metavar="POINTS", type=_planning_option("difference"),
                           help="with --runs: a difference in percentage points to plan for, for the top two runs "
@@ -339,6 +346,8 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     if args.tau is not None and (args.runs or args.output != "text"):
         parser.error("--tau adds a table to the terminal output of one run: leave out --runs, --json, "
                      "--markdown and --latex")
+    if args.curve and (not args.runs or len(args.files) != 2 or args.output in ("markdown", "latex")):
+        parser.error("--curve compares two runs' curves over k: give --runs and two FILEs, and the table or --json")
     if args.runs:
         if args.target is not None:
             parser.error("--target is a single run's plan; with --runs, plan a comparison with --detect POINTS")
@@ -480,9 +489,12 @@ def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
         return 2
     try:
         ranking, formats = read_runs(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
+        curve = curve_answer(ranking, parse_ks(args.k), args.output) if args.curve else None
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=stderr)
         return 2
+    if curve is not None:
+        return _printed(curve, ranking.warnings, stderr)
     plans = None if args.detect is None else top_pair_plan(ranking, args.detect, args.tokens_per_sample,
                                                           args.price_per_million)
     if args.output == "json":
@@ -497,6 +509,43 @@ def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in ranking.warnings:
+        print(f"passk: warning: {warning}", file=stderr)
+    return 0
+
+
+def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> str:
+    """passk --runs A B --curve: the table of both curves over k with A - B's simultaneous band, and what they say;
+    with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and "curve")."""
+    name_a, name_b = ranking.names
+    comparison = compare(ranking.summaries[name_a].problems, ranking.summaries[name_b].problems, ks)
+    comparison.warnings += ranking.warnings
+    curve = curves_of(comparison)
+    if output == "json":
+        return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2)
+    rows = [[f"{point.k:,}", _percent(point.a), _percent(point.b), _points(point.difference),
+             "—" if point.band is None else f"{_points(point.band[0])} to {_points(point.band[1])}"]
+            for point in curve.points]
+    level = "" if curve.level is None else f": each k's interval at {100 * curve.level:.2f}%"
+    lines = [f"pass@k over k on {plural(curve.problems, 'paired problem')}, k = 1 ... {curve.n:,}: "
+             f"A = {name_a}, B = {name_b}",
+             *_columns(["k", "A", "B", "A - B", "simultaneous 95% band"], rows, 1),
+             f"the band of A - B holds at all {len(rows)} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
+             f"intervals are in --json", "", *curve.sentences]
+    return "\n".join(lines)
+
+
+def _points(value: float) -> str:
+    """A difference as the terminal writes it, in points: +1.25 pts."""
+    return f"{100 * value:+.2f} pts"
+
+
+def _printed(answer: str, warnings: Sequence[str], stderr: TextIO) -> int:
+    """Print the answer (quietly when the reader has gone), then the warnings on standard error."""
+    try:
+        print(answer, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    for warning in warnings:
         print(f"passk: warning: {warning}", file=stderr)
     return 0
 

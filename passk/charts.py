@@ -19,10 +19,12 @@ from numpy.typing import ArrayLike
 
 from passk import benchmark, estimator
 from passk.display import agree, axis_ticks, percent, plural
+from passk.display import points as points_text
 from passk.estimator import Floats, Ints
 
-if TYPE_CHECKING:   # for their types only: the charts need neither module at run time
+if TYPE_CHECKING:   # for their types only: the charts need none of these modules at run time
     from passk.calculator import Calculation
+    from passk.curves import CurveComparison
     from passk.ranking import RunRank
 
 WIDTH, HEIGHT = 640, 300
@@ -326,11 +328,7 @@ def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
     for name, css, band_css, values, intervals in (
             ("pass@k", "curve", "band-pass-at-k", curve.pass_at_k, curve.pass_at_k_ci95),
             ("pass^k", "curve-biased", "band-pass-hat-k", curve.pass_hat_k, curve.pass_hat_k_ci95)):
-        band = None
-        if intervals[0] is not None:
-            low, high = np.array(intervals).T
-            band = _path(np.concatenate([xs, xs[::-1]]), y_of(np.concatenate([high, low[::-1]]))) + " Z"
-        lines.append({"name": name, "css": css, "band_css": band_css, "path": _path(xs, y_of(values)), "band": band})
+        lines.append(_curve_line(name, css, band_css, xs, y_of(values), intervals, y_of))
         for k in summary.ks:
             if k <= n:
                 i = int(np.searchsorted(ks, k))
@@ -345,6 +343,17 @@ def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
         axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")),
         log_x=log_x, plot=plot,
         description=_k_curve_description(summary, points))
+
+
+def _curve_line(name: str, css: str, band_css: str, xs: Floats, ys: Floats, intervals: Sequence[Interval | None],
+                y_of: Callable[[ArrayLike], Floats]) -> CurveLine:
+    """A line through (xs, ys) and its band: the closed path along the intervals' highs and back along their lows
+    (None when the first interval is None, as with one problem)."""
+    band = None
+    if intervals[0] is not None:
+        low, high = np.array(intervals).T
+        band = _path(np.concatenate([xs, xs[::-1]]), y_of(np.concatenate([high, low[::-1]]))) + " Z"
+    return {"name": name, "css": css, "band_css": band_css, "path": _path(xs, ys), "band": band}
 
 
 def _point_text(name: str, value: float, interval: Interval | None) -> str:
@@ -673,3 +682,120 @@ def _run_text(row: "RunRank", k: int) -> str:
         return f"{row.name}, pass@{k:,}: undefined"
     group = f", group {row.group}" if row.group else ""
     return f"{row.name}, {_point_text(f'pass@{k:,}', row.pass_at_k, row.ci95)}{group}"
+
+
+@dataclass
+class OverKChart:
+    """Lines over k = 1..n, each in its shaded band: two runs' pass@k, or their difference A − B."""
+
+    width: int
+    height: int
+    lines: list[CurveLine]   # name, css, band_css, path, band (a closed path, or None with one problem)
+    x_ticks: list[Label]
+    y_ticks: list[Label]
+    axis_label: Label
+    log_x: bool
+    plot: Plot
+    description: str
+    zero: float | None = None        # y of the zero line (the difference chart)
+    crossing: Marker | None = None   # the whole k where the curves cross, as a vertical line at x (its y unused)
+
+    @property
+    def labels(self) -> list[Label]:
+        return [*self.y_ticks, *self.x_ticks, self.axis_label]
+
+
+DIFFERENCE_STEPS = (0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5)   # tick steps of the difference's axis
+DIFFERENCE_INTERVALS = 6   # steps between ticks at most
+
+
+def _over_k_frame(n: int, y_texts: Sequence[str]) -> tuple[Plot, Callable[[ArrayLike], Floats], bool]:
+    """The plot's box for y labels y_texts, and x_of for k = 1..n (on a log axis above 50), as k_curve_chart's."""
+    log_x = n > 50
+    left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)
+
+    def x_of(values: ArrayLike) -> Floats:
+        share = np.log(values) / math.log(n) if log_x else (np.asarray(values) - 1) / (n - 1)
+        return left + (right - left) * share
+    return (left, top, right, bottom), x_of, log_x
+
+
+def runs_curve_chart(curve: "CurveComparison") -> OverKChart | None:
+    """Run A's (blue) and run B's (orange, dashed) pass@k for k = 1..n, each in its pointwise 95% band;
+    None when n is 1."""
+    if curve.n < 2:
+        return None
+    y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
+    plot, x_of, log_x = _over_k_frame(curve.n, y_texts)
+    left, top, _, bottom = plot
+
+    def y_of(values: ArrayLike) -> Floats:
+        return bottom - (bottom - top) * np.asarray(values, dtype=float)
+
+    xs = x_of(curve.ks)
+    points = curve.points
+    lines = [_curve_line(name, css, band_css, xs, y_of([getattr(point, run) for point in points]),
+                         [getattr(point, f"{run}_ci95") for point in points], y_of)
+             for name, run, css, band_css in (("A", "a", "curve", "band-pass-at-k"),
+                                              ("B", "b", "curve-biased", "band-pass-hat-k"))]
+    first, last = points[0], points[-1]
+    return OverKChart(
+        width=WIDTH, height=HEIGHT, lines=lines, x_ticks=_x_ticks(curve.n, log_x, x_of, plot),
+        y_ticks=_y_labels([(round(float(y_of(t / 100)), 1), text) for t, text in zip((0, 25, 50, 75, 100), y_texts)],
+                          left),
+        axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")), log_x=log_x, plot=plot,
+        description=(f"Over the {plural(curve.problems, 'paired problem')}, run A's pass@k goes from "
+                     f"{percent(first.a)} at k = 1 to {percent(last.a)} at k = {last.k:,}, and run B's from "
+                     f"{percent(first.b)} to {percent(last.b)}; each in its 95% band."))
+
+
+def difference_axis(values: Sequence[float]) -> tuple[float, float, float]:
+    """(low, high, step) of the difference's y axis: 0 and the values within, the smallest round step with at
+    most DIFFERENCE_INTERVALS steps, within [-1, 1].
+
+    >>> difference_axis([0.093, -0.42, 0.17])
+    (-0.6, 0.2, 0.2)
+    """
+    low, high = min(0.0, *values), max(0.0, *values)
+    for step in DIFFERENCE_STEPS:
+        first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+        if last == first:
+            last += 1
+        if last - first <= DIFFERENCE_INTERVALS:
+            return max(round(first * step, 6), -1.0), min(round(last * step, 6), 1.0), step
+    return -1.0, 1.0, 0.5
+
+
+def difference_curve_chart(curve: "CurveComparison") -> OverKChart | None:
+    """A − B for k = 1..n in its simultaneous 95% band, around a zero line, with the crossing marked;
+    None when n is 1."""
+    if curve.n < 2:
+        return None
+    points = curve.points
+    bands = [point.band for point in points]
+    low, high, step = difference_axis([value for point in points
+                                       for value in (point.difference, *(point.band or ()))])
+    ticks = [round(low + index * step, 6) for index in range(round((high - low) / step) + 1)]
+    y_texts = [_points(tick) for tick in ticks]
+    plot, x_of, log_x = _over_k_frame(curve.n, y_texts)
+    left, top, _, bottom = plot
+
+    def y_of(values: ArrayLike) -> Floats:
+        return bottom - (bottom - top) * (np.asarray(values, dtype=float) - low) / (high - low)
+
+    xs = x_of(curve.ks)
+    line = _curve_line("A − B", "curve", "band-pass-at-k", xs, y_of([point.difference for point in points]),
+                       bands, y_of)
+    crossing: Marker | None = None
+    if curve.crossing:
+        crossing = {"x": round(float(x_of(curve.crossing.k)), 1), "y": float(top), "css": "marker-line",
+                    "title": f"The curves cross at k = {curve.crossing.k:,}"}
+    first, last = points[0], points[-1]
+    return OverKChart(
+        width=WIDTH, height=HEIGHT, lines=[line], x_ticks=_x_ticks(curve.n, log_x, x_of, plot),
+        y_ticks=_y_labels([(round(float(y_of(tick)), 1), text) for tick, text in zip(ticks, y_texts)], left),
+        axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")), log_x=log_x, plot=plot,
+        zero=round(float(y_of(0.0)), 1), crossing=crossing,
+        description=(f"A − B goes from {points_text(first.difference)} at k = 1 to "
+                     f"{points_text(last.difference)} at k = {last.k:,}"
+                     + (", in a band that holds at every k shown at once." if first.band else ".")))

@@ -70,10 +70,10 @@ class CurvePoint:
 @dataclass
 class Crossing:
     """Where A - B changes sign, and which run was ahead before: the first k shown with the other sign (at),
-    the k shown before it (after), the first whole k with the other sign (k, found between them by bisection), and its interval: from the
-    last k shown before the crossing where the band is on the first sign's side (low; None: none is, so from
-    k = 1) to the first k shown where it is on the other side (high; None: none is up to n, so the curves
-    may not cross at all)."""
+    the k shown before it (after), the first whole k with the other sign (k, found between them by
+    bisection), and its interval: from the last k shown before the crossing where the band is on the first
+    sign's side (low; None: none is, so from k = 1) to the first k shown where it is on the other side (high;
+    None: none is up to n, so the curves may not cross at all)."""
     before: str          # "A" or "B": the run ahead before the crossing
     after: int
     at: int
@@ -232,8 +232,9 @@ def crossover_sentences(result: CurveComparison) -> list[str]:
         lead = (f"Neither run is significantly ahead at k = 1: A − B is {_points(first.difference)} and its "
                 f"simultaneous 95% band ({_band_text(first.band)}) holds 0.")
     else:
-        lead = (f"{_capital(names[result.leader])} is ahead at k = 1 by {_points(abs(first.difference))} "
-                f"(A − B's simultaneous 95% band {_band_text(first.band)}); ")
+        lead = (f"{_capital(names[result.leader])} is ahead at k = 1 by "
+                f"{_points(abs(first.difference), signed=False)} (A − B's simultaneous 95% band "
+                f"{_band_text(first.band)}); ")
         lost = next((point for point in result.points if point.k == result.lead_lost_at), None)
         lead += (f"its lead is no longer significant from k = {lost.k:,} (band {_band_text(lost.band)})."
                  if lost and lost.band else f"its lead stays significant at every k shown, up to k = {last.k:,}.")
@@ -269,8 +270,8 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _points(value: float) -> str:
-    return points(value, unit="points")
+def _points(value: float, signed: bool = True) -> str:
+    return points(value, signed, unit="points")
 
 
 def _band_text(band: Interval) -> str:

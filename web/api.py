@@ -3,6 +3,7 @@
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from passk.curves import curves_of
 from passk.formats import FormatError
 from passk.limits import TooLarge
 from passk.planner import comparison_plan, top_pair_plan
@@ -57,12 +58,18 @@ def json_data() -> bytes | None:
     return request.get_data(cache=False) if request.is_json else None
 
 
+CURVE_VALUES = {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "off": False,
+                "no": False, "": False}
+
+
 @api.post("/compare")
 def compare() -> ResponseReturnValue:
-    """Two runs compared ("a" and "b"), or several ranked ("run"); "planner" only when "difference" is sent."""
+    """Two runs compared ("a" and "b"), or several ranked ("run"); "planner" only when "difference" is sent, and
+    for two runs "curve" (passk.curves: both curves over k, A - B's simultaneous band, the crossover) with curve=1."""
     form, files = compare_form(request.form), request.files
-    try:   # "planner" only when asked for, so the two-run answer keeps its shape (a contract)
+    try:   # "planner" and "curve" only when asked for, so the two-run answer keeps its shape (a contract)
         planning = form.planning() if "difference" in request.form else None
+        curve = curve_asked()
         if "run" in files:   # several runs, each its own file: ranked (passk.ranking)
             ranking, formats = ranking_from_request(form, files, request.form.getlist("name"))
             body = ranking.to_json(formats)
@@ -75,4 +82,14 @@ def compare() -> ResponseReturnValue:
     body = comparison.to_json()
     if planning is not None:
         body["planner"] = comparison_plan(comparison, **planning)
+    if curve:
+        body["curve"] = curves_of(comparison).to_json()
     return jsonify(body)
+
+
+def curve_asked() -> bool:
+    """The form's "curve" field: 1 (or true, on, yes) asks for the curves over k; ValueError for other values."""
+    given = request.form.get("curve", "")
+    if given.strip().lower() not in CURVE_VALUES:
+        raise ValueError(f'"curve" must be 1 (the curves over k) or 0; got {given[:40]!r}.')
+    return CURVE_VALUES[given.strip().lower()]

@@ -9,7 +9,9 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from passk.benchmark import Comparison
-from passk.charts import curve_chart, difference_chart, histogram_chart, interval_chart, k_curve_chart
+from passk.charts import (curve_chart, difference_chart, difference_curve_chart, histogram_chart, interval_chart,
+                          k_curve_chart, runs_curve_chart)
+from passk.curves import DRAWS, METHOD, curves_of
 from passk.formats import FORMAT_NAMES, FORMATS
 from passk.limits import LIMITS
 from passk.planner import comparison_plan, top_pair_plan
@@ -167,9 +169,12 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
             values_a, values_b = comparison.per_problem_pass_at_k[k]
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
     plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
+    curve = comparison and curves_of(comparison)   # both runs over k, A − B's simultaneous band (passk.curves)
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),
-                           plans=plans,
+                           plans=plans, curve=curve, curve_method=METHOD, curve_draws=DRAWS,
+                           runs_curve=curve and runs_curve_chart(curve),
+                           difference_curve=curve and difference_curve_chart(curve),
                            max_runs=LIMITS.runs)
     return page, error_status(error) if error else 200
 

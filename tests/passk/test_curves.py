@@ -3,6 +3,7 @@ identities, the crossover on runs whose crossing is known exactly, and the band'
 seeded simulation (the large one is bench/coverage_curves.py)."""
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from passk.benchmark import compare
+from passk.charts import EDGE, HEIGHT, WIDTH, difference_curve_chart, runs_curve_chart
 from passk.curves import DRAWS, METHOD, compare_curves, two_curves
 from passk.formats import Problem
 from passk.intervals import CONFIDENCE
@@ -101,7 +103,8 @@ def test_the_band_is_the_same_every_time():
 def test_the_sentences_name_the_lead_its_loss_and_the_crossing():
     result = curves(RL, BASE)
     lead, cross = result.sentences
-    assert lead.startswith("Run A is ahead at k = 1 by +")
+    assert lead.startswith(f"Run A is ahead at k = 1 by {100 * result.points[0].difference:.2f} points (A − B's "
+                           f"simultaneous 95% band +")
     assert f"its lead is no longer significant from k = {result.lead_lost_at}" in lead
     assert cross.startswith(f"The curves cross at k = {result.crossing.k}: from there run B is ahead")
 
@@ -191,3 +194,49 @@ def test_the_band_covers_the_whole_true_difference_curve_about_95_percent_of_the
                             (samples, generator.binomial(4, rate_b[chosen])))
         covered += all(low <= true <= high for (low, high), true in zip((p.band for p in result.points), truth))
     assert 0.90 <= covered / 200 <= 0.995   # 95% +- 3.2 standard errors of 200 draws, high end a little wider
+
+
+# --- the charts (passk.charts) ------------------------------------------------------------------------
+
+def path_points(path):
+    return [tuple(map(float, pair.split(","))) for pair in re.findall(r"[\d.]+,[\d.]+", path or "")]
+
+
+def boxes_overlap(one, other):
+    return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]
+
+
+CHARTED = [(RL, BASE), ([(400, 400)] * 10 + [(400, 0)] * 10, [(400, 3)] * 20), ([(2, 1), (2, 2)], [(2, 0), (2, 1)]),
+           ([(10**6, 5)] * 3, [(10**6, 900_000)] * 3)]
+
+
+@pytest.mark.parametrize("runs", CHARTED, ids=lambda runs: f"n={runs[0][0][0]}")
+def test_both_charts_draw_every_k_in_its_band_with_labels_apart_and_inside(runs):
+    result = curves(*runs)
+    for chart in (runs_curve_chart(result), difference_curve_chart(result)):
+        left, top, right, bottom = chart.plot
+        for line in chart.lines:
+            drawn, band = path_points(line["path"]), path_points(line["band"])
+            assert len(drawn) == len(result.ks) and len(band) == 2 * len(result.ks)
+            assert drawn[0][0] == pytest.approx(left) and drawn[-1][0] == pytest.approx(right)
+            for (x, y), (_, high), (_, low) in zip(drawn, band, reversed(band)):
+                assert top - 0.1 <= high <= y + 0.1 and y - 0.1 <= low <= bottom + 0.1   # y grows downwards
+        boxes = [label.box() for label in chart.labels]
+        assert not any(boxes_overlap(one, other) for i, one in enumerate(boxes) for other in boxes[i + 1:])
+        assert all(box[0] >= EDGE - 0.5 and box[2] <= WIDTH - EDGE + 0.5 and 0 <= box[1] and box[3] <= HEIGHT
+                   for box in boxes)
+
+
+def test_the_difference_chart_has_its_zero_line_and_the_crossing():
+    result = curves(RL, BASE)
+    chart = difference_curve_chart(result)
+    zero = next(tick for tick in chart.y_ticks if tick.text == "0")
+    assert chart.zero == zero.y and chart.plot[1] < chart.zero < chart.plot[3]
+    assert chart.crossing["title"] == f"The curves cross at k = {result.crossing.k}"
+    assert chart.description.startswith(f"A − B goes from +{100 * result.points[0].difference:.2f} pts at k = 1")
+    assert runs_curve_chart(result).description.startswith("Over the 48 paired problems, run A's pass@k goes from")
+
+
+def test_no_chart_for_one_sample_per_problem():
+    result = curves([(1, 1), (1, 0)], [(1, 0), (1, 0)])
+    assert runs_curve_chart(result) is None and difference_curve_chart(result) is None
