@@ -3,8 +3,9 @@ holds at every k shown at once, where the leading run's lead stops being signifi
 
 For P problems paired by task id, run A and run B, and n the smallest number of samples of any problem in
 either run, the curves are computed at k = 1 ... n (log-spaced ks when n is large, always with 1 and n:
-passk.charts.curve_ks). Each run's curve is passk.benchmark.curve_over_k's: the mean of the per-problem
-unbiased pass@k with its pointwise 95% interval (passk.intervals.population_interval). The difference
+passk.charts.curve_ks). Each run's curve is the mean of its per-problem unbiased pass@k with the pointwise
+95% interval of passk.intervals.population_interval, as passk.benchmark.curve_over_k gives it on the
+benchmark page. The difference
 d(k) = mean_i [pass@k_A,i - pass@k_B,i] is the mean of the per-problem differences d_i(k).
 
 Its band is simultaneous over the ks shown (METHOD, "sup-t"): the vectors (d_i(k))_k are independent over
@@ -28,12 +29,11 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from passk.benchmark import Comparison, ProblemCounts, compare, curve_over_k
+from passk.benchmark import Comparison, ProblemCounts, compare
 from passk.charts import curve_ks
 from passk.display import points
 from passk.estimator import Floats, Ints, distinct_pairs, estimate_pass_at_k
-from passk.formats import Problem
-from passk.intervals import CONFIDENCE, PairedDifference
+from passk.intervals import CONFIDENCE, PairedDifference, population_interval
 from passk.stats import t_two_sided_p
 
 METHOD = "sup-t"
@@ -143,30 +143,42 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     shown = curve_ks(n, 2 * count).tolist() if ks is None else sorted(set(ks))
     if not shown or shown[0] < 1 or shown[-1] > n:
         raise ValueError(f"The curves over k need every k from 1 to the smallest n ({n:,}); got {shown[:5]}.")
-    runs = [curve_over_k([Problem(task_id, int(samples), int(correct))
-                          for task_id, samples, correct in zip(task_ids, *counts)], shown)
-            for counts in (counts_a, counts_b)]
-    differences = np.column_stack([_per_problem(counts_a, k) - _per_problem(counts_b, k) for k in shown])
+    runs = _RunValues(counts_a), _RunValues(counts_b)
+    values = [(runs[0].at(k), runs[1].at(k)) for k in shown]
+    differences = np.column_stack([values_a - values_b for values_a, values_b in values])
     critical = _critical_t(differences) if count >= 2 else None
     level = None if count < 2 else CONFIDENCE if critical is None else 1 - t_two_sided_p(critical, count - 1)
-    curve_points = [
-        CurvePoint(k, runs[0].pass_at_k[index], runs[0].pass_at_k_ci95[index], runs[1].pass_at_k[index],
-                   runs[1].pass_at_k_ci95[index], _mean(differences[:, index]),
-                   None if level is None else _band(differences[:, index], level))
-        for index, k in enumerate(shown)]
+    curve_points = [CurvePoint(k, *_run_point(values_a), *_run_point(values_b), _mean(differences[:, index]),
+                               None if level is None else _band(differences[:, index], level))
+                    for index, (k, (values_a, values_b)) in enumerate(zip(shown, values))]
     leader = curve_points[0].ahead
     lost = next((point.k for point in curve_points if point.ahead != leader), None) if leader else None
-    crossing = _crossing(curve_points, counts_a, counts_b)
+    crossing = _crossing(curve_points, runs)
     result = CurveComparison(count, n, curve_points, level, critical, leader, lost, crossing, names)
     result.sentences = crossover_sentences(result)
     return result
 
 
-def _per_problem(counts: tuple[Ints, Ints], k: int) -> Floats:
-    """Each problem's unbiased pass@k, computed once for each distinct (n, c)."""
-    pairs, where = distinct_pairs(*counts)
-    values: Floats = estimate_pass_at_k(pairs[:, 0], pairs[:, 1], k)[where]
-    return values
+class _RunValues:
+    """One run's per-problem pass@k at any k, computed once for each distinct (n, c)."""
+
+    def __init__(self, counts: tuple[Ints, Ints]) -> None:
+        self.pairs, self.where = distinct_pairs(*counts)
+
+    def at(self, k: int) -> Floats:
+        values: Floats = estimate_pass_at_k(self.pairs[:, 0], self.pairs[:, 1], k)[self.where]
+        return values
+
+
+def _run_point(values: Floats) -> tuple[float, Interval | None]:
+    """A run's pass@k and its 95% interval from its per-problem values: as passk.benchmark.curve_over_k finds
+    them (the tests hold the two equal), without the pass^k it also computes."""
+    count = values.size
+    mean = _mean(values)
+    if count < 2:
+        return mean, None
+    se = math.sqrt(float(np.sum((values - mean) ** 2)) / (count - 1) / count)
+    return mean, population_interval(min(1.0, max(0.0, mean)), se, count)
 
 
 def _mean(values: Floats) -> float:
@@ -202,7 +214,7 @@ def _sign(value: float) -> int:
     return (value > 0) - (value < 0)
 
 
-def _crossing(curve: list[CurvePoint], counts_a: tuple[Ints, Ints], counts_b: tuple[Ints, Ints]) -> Crossing | None:
+def _crossing(curve: list[CurvePoint], runs: tuple["_RunValues", "_RunValues"]) -> Crossing | None:
     """Where A - B first takes the sign opposite to its first non-zero one (None if it never does)."""
     signs = [_sign(point.difference) for point in curve]
     first = next((sign for sign in signs if sign), 0)
@@ -213,7 +225,7 @@ def _crossing(curve: list[CurvePoint], counts_a: tuple[Ints, Ints], counts_b: tu
     low_k, high_k = curve[after].k, curve[at].k
     while high_k - low_k > 1:
         middle = (low_k + high_k) // 2
-        d = _mean(_per_problem(counts_a, middle) - _per_problem(counts_b, middle))
+        d = _mean(runs[0].at(middle) - runs[1].at(middle))
         low_k, high_k = (middle, high_k) if _sign(d) != -first else (low_k, middle)
     side, other = ("A", "B") if first > 0 else ("B", "A")
     low = next((point.k for point in reversed(curve[:at]) if point.ahead == side), None)

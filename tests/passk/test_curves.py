@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from passk.benchmark import compare
+from passk.benchmark import compare, curve_over_k
 from passk.charts import EDGE, HEIGHT, WIDTH, difference_curve_chart, runs_curve_chart
 from passk.curves import DRAWS, METHOD, compare_curves, two_curves
 from passk.formats import Problem
@@ -48,6 +48,15 @@ def test_every_point_is_the_exact_mean():
         assert point.difference == pytest.approx(float(a - b), abs=1e-15)
         assert point.a_ci95[0] <= point.a <= point.a_ci95[1] and point.b_ci95[0] <= point.b <= point.b_ci95[1]
         assert point.band[0] <= point.difference <= point.band[1]
+
+
+def test_each_runs_curve_is_the_benchmark_pages():
+    result = curves(RL, BASE)
+    for run, counts in (("a", RL), ("b", BASE)):
+        page = curve_over_k(problems(counts), result.ks)
+        assert [getattr(point, run) for point in result.points] == page.pass_at_k
+        for point, interval in zip(result.points, page.pass_at_k_ci95):
+            assert getattr(point, f"{run}_ci95") == pytest.approx(interval, abs=1e-14)
 
 
 def test_the_crossing_is_the_first_k_where_the_exact_difference_turns():
