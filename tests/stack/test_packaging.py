@@ -116,9 +116,9 @@ def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_
     on_3_14 = {"python_version": "3.14"}   # where the base install needs nothing but numpy, scipy and ijson
     web = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "web"})}
     assert web == WEB and not any(r.marker.evaluate({**on_3_14, "extra": ""}) for r in requirements if r.marker)
-    assert meta.get_all("Provides-Extra") == ["web", "parquet"]
-    parquet = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "parquet"})}
-    assert parquet == {"pyarrow"}   # lighteval details and passk.frames.reduce_log
+    assert meta.get_all("Provides-Extra") == ["web", "parquet", "logs"]
+    for extra, names in (("parquet", {"pyarrow"}), ("logs", {"duckdb"})):   # lighteval details; reduce_log
+        assert {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": extra})} == names
 
 
 def test_the_pinned_versions_fall_in_the_declared_ranges(wheel):
@@ -204,5 +204,6 @@ def test_estimate_pass_at_k_takes_the_reference_harness_arguments():
 
 
 def test_the_package_exports_its_functions_and_version():
-    assert passk.__all__ == ["pass_at_k", "estimate_pass_at_k"]
+    assert passk.__all__ == ["pass_at_k", "estimate_pass_at_k", "from_frame"]
+    assert passk.from_frame is passk.frames.from_frame   # imported when first asked for (passk.__getattr__)
     assert passk.__version__.count(".") == 2
