@@ -17,7 +17,7 @@ passk.intervals.PairedDifference (the trinomial MOVER interval of the compare ta
 1 - alpha*, alpha* = P(|t_{P-1}| > c): the same band as mean +- c SE where the differences are spread out,
 but honest where few problems differ, as the table's interval is. With one k, or with ks whose
 differences are perfectly correlated, alpha* = 5% and the band is the table's 95% interval. The coverage
-was checked by simulation (bench/coverage_curves.py; docs/coverage.md, "Two curves over k").
+was checked by simulation (bench/coverage_curves.py; docs/benchmarks.md, "Two curves over k").
 
 The runs' own bands are pointwise (each k on its own), as on the benchmark page.
 """
@@ -248,7 +248,8 @@ def crossover_sentences(result: CurveComparison) -> list[str]:
                 f"{_points(abs(first.difference), signed=False)} (A − B's simultaneous 95% band "
                 f"{_band_text(first.band)}); ")
         lost = next((point for point in result.points if point.k == result.lead_lost_at), None)
-        lead += (f"its lead is no longer significant from k = {lost.k:,} (band {_band_text(lost.band)})."
+        shown = "" if len(result.points) == last.k else " of the ks shown"
+        lead += (f"its lead is no longer significant from k = {lost.k:,}{shown} (band {_band_text(lost.band)})."
                  if lost and lost.band else f"its lead stays significant at every k shown, up to k = {last.k:,}.")
     return [lead, _crossing_sentence(result, names)]
 

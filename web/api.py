@@ -58,6 +58,8 @@ def json_data() -> bytes | None:
     return request.get_data(cache=False) if request.is_json else None
 
 
+RANKING_CURVE = ('curve=1 draws the curves over k of two runs, sent as the file fields "a" and "b"; runs sent as '
+                 '"run" fields are ranked, without curves.')
 CURVE_VALUES = {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "off": False,
                 "no": False, "": False}
 
@@ -73,6 +75,8 @@ def compare() -> ResponseReturnValue:
         if "run" in files:   # several runs, each its own file: ranked (passk.ranking)
             ranking, formats = ranking_from_request(form, files, request.form.getlist("name"))
             body = ranking.to_json(formats)
+            if curve:   # the curves compare two runs, sent as "a" and "b"
+                body["warnings"].append(RANKING_CURVE)
             if planning is not None:   # the top two runs at each k, as `passk --runs --detect` gives it
                 body["planner"] = top_pair_plan(ranking, **planning)
             return jsonify(body)

@@ -77,6 +77,7 @@ def test_the_crossing_is_found_between_log_spaced_ks_by_bisection():
     exact_k = next(k for k in range(1, 401) if Fraction(math.comb(397, k), math.comb(400, k)) < Fraction(1, 2))
     assert result.crossing.k == exact_k
     assert result.crossing.after < exact_k <= result.crossing.at
+    assert f"no longer significant from k = {result.lead_lost_at} of the ks shown (band" in result.sentences[0]
 
 
 def test_the_lead_and_its_loss_come_from_the_band():

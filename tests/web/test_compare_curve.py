@@ -14,6 +14,7 @@ from passk.__main__ import main
 from passk.benchmark import compare
 from passk.curves import curves_of
 from passk.formats import Problem
+from web.api import RANKING_CURVE
 
 # Run A ("RL") solves 18 problems always and 18 never; run B ("base") solves each of them a quarter of the time.
 RL = "".join(f"T/{i},8,{8 if i % 2 else 0}\n" for i in range(36)) + "".join(f"T/{i},8,{i % 9}\n" for i in range(36, 48))
@@ -117,3 +118,10 @@ def test_the_command_line_wants_two_runs_for_a_curve(argv, capsys):
         main(argv)
     assert stopped.value.code == 2
     assert "--curve compares two runs' curves over k: give --runs and two FILEs" in capsys.readouterr().err
+
+
+def test_a_ranking_asked_for_a_curve_says_it_has_none(client):
+    files = [(io.BytesIO(text.encode()), name) for text, name in ((RL, "rl.csv"), (BASE, "base.csv"))]
+    body = client.post("/api/v1/compare", content_type="multipart/form-data",
+                       data={"run": files, "k": "1", "curve": "1"}).json
+    assert "curve" not in body and body["warnings"][-1] == RANKING_CURVE
