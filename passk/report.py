@@ -107,7 +107,8 @@ def _bounds(limited: Limited) -> ReadBounds:
             "budget": limited if isinstance(limited, Budget) else Budget()}
 
 
-SUITED = ("evalplus", "lmeval")   # the formats a suite choice applies to: EvalPlus's suites, lm-eval's filters
+# The formats a suite choice applies to: EvalPlus's suites, lm-eval's filters, lighteval's metrics.
+SUITED = ("evalplus", "lmeval", "lighteval")
 
 
 def suite_ignored(subjects: Sequence[tuple[str | None, str]]) -> str:

@@ -67,8 +67,15 @@ def read_parquet(file: BinaryIO, suite: str, limit: int | None,
     """(problems, warnings, source) of the metric named suite ("base" or "plus": no choice made) from a seekable binary
     file of lighteval details; the bytes the columns read unpack to, as the file's metadata declares them, are
     spent from budget (a passk.limits.Budget) before any is read (no budget: at most LIMITS.unpacked_bytes)."""
-    parquet = _pyarrow_parquet()
-    details = _opened(parquet, file, budget)
+    details = _opened(_pyarrow_parquet(), file, budget)
+    try:
+        return _read(details, suite, limit, budget)
+    except _read_errors() as error:   # a page that cannot be unpacked or decoded
+        raise _damaged(error) from None
+
+
+def _read(details: Any, suite: str, limit: int | None, budget: Budget | None) -> tuple[list[Problem], list[str], str]:
+    """read_parquet of an opened file."""
     layout, names, id_path = _layout(details)
     if limit is not None and details.metadata.num_rows > limit:
         raise FormatError(too_many_problems(limit))
@@ -98,6 +105,13 @@ def _pyarrow_parquet() -> Any:
     return parquet
 
 
+def _read_errors() -> tuple[type[Exception], ...]:
+    """What pyarrow raises for a damaged file (ArrowInvalid is an ArrowException; text that is not UTF-8 raises
+    UnicodeDecodeError as it is decoded), once it is imported."""
+    import pyarrow
+    return pyarrow.ArrowException, OSError, UnicodeDecodeError
+
+
 def _opened(parquet: Any, file: BinaryIO, budget: Budget | None) -> Any:
     """The ParquetFile of file, after checking its ending and spending its metadata's length from budget."""
     file.seek(0, 2)
@@ -120,9 +134,13 @@ def _opened(parquet: Any, file: BinaryIO, budget: Budget | None) -> Any:
                    and leaves.column(at).physical_type == "BYTE_ARRAY"]
         file.seek(0)
         return parquet.ParquetFile(file, read_dictionary=strings)   # each string once, then an index a row
-    except Exception as error:   # pyarrow's ArrowInvalid, OSError, ...: the file is damaged
-        raise FormatError(f"The input starts as a Parquet file but cannot be read as one ({error}); send the "
-                          "details file as lighteval wrote it.") from None
+    except _read_errors() as error:
+        raise _damaged(error) from None
+
+
+def _damaged(error: Exception) -> FormatError:
+    return FormatError(f"The input starts as a Parquet file but cannot be read as one ({error}); send the details "
+                       "file as lighteval wrote it.")
 
 
 def _layout(details: Any) -> tuple[str, list[str], str | None]:

@@ -13,6 +13,7 @@ from math import comb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from passk.__main__ import main
 from passk.benchmark import summarize
@@ -206,4 +207,19 @@ def test_the_page_and_the_api_read_an_upload(client):
 
 def test_the_command_line_reads_a_details_file_and_its_metric_choice(capsys):
     assert main([str(GSM8K), "-k", "1", "--suite", "extractive_match", "--json"]) == 0
-    assert '"pass_at_k": 0.4' in capsys.readouterr().out
+    output = capsys.readouterr()
+    assert '"pass_at_k": 0.4' in output.out and "suite choice applies only" not in output.out + output.err
+
+
+@settings(max_examples=60)
+@given(st.sampled_from([AIME, GSM8K, ARC]), st.data())
+def test_a_damaged_file_is_read_or_refused_in_one_sentence(path, data):
+    content = bytearray(path.read_bytes())
+    at = data.draw(st.integers(4, len(content) - 1))
+    content[at:at + 8] = data.draw(st.binary(min_size=1, max_size=8))
+    try:
+        parsed = read_problems(bytes(content), budget=Budget())
+    except (FormatError, TooLarge) as error:
+        assert str(error).endswith(".")
+    else:
+        assert all(0 <= problem.c <= problem.n for problem in parsed.problems)
