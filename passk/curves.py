@@ -23,7 +23,7 @@ The runs' own bands are pointwise (each k on its own), as on the benchmark page.
 """
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -221,16 +221,34 @@ def _crossing(curve: list[CurvePoint], runs: tuple["_RunValues", "_RunValues"]) 
     at = next((index for index, sign in enumerate(signs) if sign == -first), None) if first else None
     if at is None:
         return None
-    after = at - 1   # the k before has d of the first sign or 0; bisect between them for the first whole k
-    low_k, high_k = curve[after].k, curve[at].k
-    while high_k - low_k > 1:
-        middle = (low_k + high_k) // 2
-        d = _mean(runs[0].at(middle) - runs[1].at(middle))
-        low_k, high_k = (middle, high_k) if _sign(d) != -first else (low_k, middle)
+    after = at - 1   # the k before has d of the first sign or 0; the first whole k that turns lies between
+    turned = _first_turned(curve[after], curve[at],
+                           lambda k: _sign(_mean(runs[0].at(k) - runs[1].at(k))) == -first)
     side, other = ("A", "B") if first > 0 else ("B", "A")
     low = next((point.k for point in reversed(curve[:at]) if point.ahead == side), None)
     high = next((point.k for point in curve[at:] if point.ahead == other), None)
-    return Crossing(side, curve[after].k, curve[at].k, high_k, low, high)
+    return Crossing(side, curve[after].k, curve[at].k, turned, low, high)
+
+
+def _first_turned(before: CurvePoint, at: CurvePoint, turned: Callable[[int], bool]) -> int:
+    """A whole k in (before.k, at.k] where turned(k) holds and turned(k - 1) does not (given that turned(at.k)
+    holds and turned(before.k) does not): the first such k when the difference turns once between them.
+
+    The first guess is where the straight line through the two differences meets 0 on a log scale of k,
+    then its neighbour on the side the turn lies; after those two, halving. On smooth curves the two guesses
+    usually find it (two k's computed in place of the log2 of the gap)."""
+    low, high = before.k, at.k
+    share = before.difference / (before.difference - at.difference)   # in [0, 1): where the line meets 0
+    guesses, guessing = [round(low * (high / low) ** share)], True
+    while high - low > 1:
+        k = min(max(guesses.pop() if guesses else (low + high) // 2, low + 1), high - 1)
+        if turned(k):
+            high, neighbour = k, k - 1
+        else:
+            low, neighbour = k, k + 1
+        if guessing:
+            guesses, guessing = [neighbour], False
+    return high
 
 
 def crossover_sentences(result: CurveComparison) -> list[str]:
@@ -266,8 +284,8 @@ def _crossing_sentence(result: CurveComparison, names: dict[str, str]) -> str:
         return (f"The curves do not cross within k = 1 … {last.k:,}: run A's curve stays {above} run B's "
                 f"(or level with it) at {everywhere}.")
     before, after = crossing.before, "B" if crossing.before == "A" else "A"
-    sentence = (f"The curves cross at k = {crossing.k:,}: from there {names[after]} is ahead "
-                f"(A − B {'negative' if after == 'B' else 'positive'} at k = {crossing.at:,}). ")
+    sentence = (f"The curves cross at k = {crossing.k:,}: there A − B turns "
+                f"{'negative' if after == 'B' else 'positive'}, and {names[after]} is ahead. ")
     if crossing.high is None:
         since = (f"after k = {crossing.low:,}, the last k where {names[before]} is significantly ahead"
                  if crossing.low else "anywhere from k = 1")

@@ -42,7 +42,8 @@ def test_two_uploaded_runs_show_their_curves_and_where_they_cross(page, run_file
     open_two_runs(page, run_files)
     sentences = page.locator("#crossover li")
     expect(sentences).to_have_text(curve.sentences)
-    expect(sentences.nth(1)).to_contain_text(f"The curves cross at k = {curve.crossing.k}: from there run B is ahead")
+    expect(sentences.nth(1)).to_contain_text(f"The curves cross at k = {curve.crossing.k}: there A − B turns "
+                                             f"negative, and run B is ahead.")
 
     for chart_id, name in (("runs-curve-chart", r"^pass@k over k of run A and run B"),
                            ("difference-curve-chart", r"^A − B over k, with its simultaneous 95% band")):

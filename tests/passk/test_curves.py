@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from passk.benchmark import compare, curve_over_k
 from passk.charts import EDGE, HEIGHT, WIDTH, difference_curve_chart, runs_curve_chart
-from passk.curves import DRAWS, METHOD, compare_curves, two_curves
+from passk.curves import DRAWS, METHOD, CurvePoint, _first_turned, compare_curves, two_curves
 from passk.formats import Problem
 from passk.intervals import CONFIDENCE
 
@@ -80,6 +80,21 @@ def test_the_crossing_is_found_between_log_spaced_ks_by_bisection():
     assert f"no longer significant from k = {result.lead_lost_at} of the ks shown (band" in result.sentences[0]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**6), st.integers(1, 10**6), st.data())
+def test_the_first_turned_k_is_found_wherever_it_lies_and_soon_where_the_line_says(low, gap, data):
+    high = low + gap
+    turn = data.draw(st.integers(low + 1, high))
+    before, at = (CurvePoint(k, 0, None, 0, None, difference, None)
+                  for k, difference in ((low, data.draw(st.floats(0, 1))), (high, -data.draw(st.floats(1e-9, 1)))))
+    asked = []
+    assert _first_turned(before, at, lambda k: asked.append(k) or k >= turn) == turn
+    assert len(asked) <= 2 + math.ceil(math.log2(gap + 1))
+    share = before.difference / (before.difference - at.difference)
+    if round(low * (high / low) ** share) == turn:   # the line's guess is right: it and its neighbour settle it
+        assert len(asked) <= 2
+
+
 def test_the_lead_and_its_loss_come_from_the_band():
     result = curves(RL, BASE)
     assert result.leader == "A" and result.points[0].band[0] > 0
@@ -116,7 +131,8 @@ def test_the_sentences_name_the_lead_its_loss_and_the_crossing():
     assert lead.startswith(f"Run A is ahead at k = 1 by {100 * result.points[0].difference:.2f} points (A − B's "
                            f"simultaneous 95% band +")
     assert f"its lead is no longer significant from k = {result.lead_lost_at}" in lead
-    assert cross.startswith(f"The curves cross at k = {result.crossing.k}: from there run B is ahead")
+    assert cross.startswith(f"The curves cross at k = {result.crossing.k}: there A − B turns negative, and run B "
+                            f"is ahead.")
 
 
 def test_curves_that_do_not_cross_say_so_plainly():
