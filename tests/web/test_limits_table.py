@@ -10,7 +10,7 @@ import pytest
 from app import create_app
 from passk.charts import MAX_BARS
 from passk.formats._json import TEXT_TOKEN_CHARACTERS
-from passk.limits import LIMITS, KiB, Limits, MiB, size
+from passk.limits import LIMITS, PAIR_PROBLEMS, KiB, Limits, MiB, size
 from where import ROOT
 
 
@@ -36,6 +36,8 @@ def stated(limits: Limits) -> list[str]:
         f"At most {limits.ks} k values in one calculation ({limits.extra_ks} extra `ks` on the calculator page)",
         f"`k=1,1,1,…` past {limits.ks} entries, or a JSON `\"k\"` list longer than {limits.ks}",
         f"The runs of a ranking (at most {limits.runs})",
+        f"at most {limits.ranked_cells:,} pairs × k values × (problems + {PAIR_PROBLEMS})",
+        f"at most {limits.groups} letter groups at each k",
         f"from {limits.smallest_points:g} to {limits.largest_points:g} points",
         f"at most {power_of_ten(limits.largest_amount)} (so a cost",
         f"at most {limits.problems:,} problems (in each run of a comparison)",
@@ -74,6 +76,7 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "400", "413",                            # statuses
               "2", "300", "2", "25,000", "2.0", "230", "15",  # 2 s, 300 MB, a 2-core machine; the worst
                                                               # request (runs of 25,000: 2.0 s, 230 MB); issue 15
+              "12", "4,240", "1.3", "165",             # the worst requests' runs (12 of 25,000, 32 of 4,240)
               "500",                                   # Werkzeug's default form field, 500 KB
               "10", "20"]                              # nginx's timeouts for headers and for a pause
 
