@@ -4,7 +4,8 @@
 the models of one eval-arena file of several, with no limit on their number;
 with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference;
 `passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.curves).
-`passk output-rs*.jsonl --majority [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.majority).
+`passk output-rs*.jsonl [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.metrics), and
+`--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON.
 
 Also run as ``python -m passk``. Standard output holds only the answer (a
 table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
@@ -15,7 +16,6 @@ import argparse
 import contextlib
 import io
 import json
-import math
 import os
 import stat
 import sys
@@ -25,16 +25,17 @@ from typing import Any, BinaryIO, NoReturn, TextIO
 
 from passk import __version__
 from passk.benchmark import DEFAULT_KS, KResult, Summary, compare, parse_ks
-from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, cells, headings
+from passk.columns import (G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL,
+                           Column, cells, headings)
 from passk.curves import METHOD, curves_of
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, FORMATS, SUITES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena
 from passk.formats._input import line_chunks, open_input
 from passk.formats.detect import detect_format
-from passk.formats.nemoskills import read_seed
-from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, threshold
-from passk.majority import TIES, Tie, inconsistent_answers, majority_rows, votes_by_problem
+from passk.gpass import threshold
+from passk.majority import TIES
+from passk.metrics import Beside, GPassRow, MajorityRow
 from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, PairPlan, option_value, points, top_pair_plan
 from passk.ranking import Ranking, rank_runs
@@ -80,11 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the results as a LaTeX tabular (booktabs)")
     parser.set_defaults(output="text")
     parser.add_argument("--majority", action="store_true",
-                        help="also print maj@k, the majority vote over the samples' extracted answers (NeMo-Skills "
-                             "output-rs<seed>.jsonl files), averaged over every k-subset, beside NeMo-Skills' vote "
-                             "over the first k seeds")
+                        help="insist on maj@k, the majority vote over the samples' extracted answers, averaged over "
+                             "every k-subset (beside NeMo-Skills' vote over the first k seeds): an error when the "
+                             "files have no answers; files with answers (NeMo-Skills output-rs<seed>.jsonl) get it "
+                             "without asking")
     parser.add_argument("--tie", choices=TIES, default=TIES[0],
-                        help="a tied --majority vote: fractional (default; it earns the share of the tied answers "
+                        help="a tied maj@k vote: fractional (default; it earns the share of the tied answers "
                              "that are correct, as NeMo-Skills counts it) or wrong (it scores 0)")
     parser.add_argument("--tau", metavar="T", type=_tau,
                         help="also print G-Pass@k_T, the chance that at least ceil(T k) of k drawn samples pass "
@@ -213,10 +215,11 @@ def watched(stream: BinaryIO, label: str, terminal: TextIO) -> BinaryIO | Progre
 
 
 def read(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,
-         terminal: TextIO | None = None) -> Report:
+         terminal: TextIO | None = None, beside: Beside = Beside()) -> Report:
     """The report for the FILEs (standard input for '-'), as the benchmark page makes it.
 
-    suite: None for the default (plus), which then draws no warning for files without suites.
+    suite: None for the default (plus), which then draws no warning for files without suites; beside: what to
+    compute beside pass@k (G-Pass@k's tau, maj@k's tie rule).
     A progress bar is drawn on terminal (standard error) while a long file is read.
     """
     terminal = terminal or sys.stderr
@@ -226,7 +229,7 @@ def read(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | 
         try:
             return report_from_files([(None if path == STDIN else path, opener)
                                       for path, (_, opener) in zip(paths, openers)],
-                                     ks, fmt, suite or "plus", suite_chosen=suite is not None)
+                                     ks, fmt, suite or "plus", suite_chosen=suite is not None, beside=beside)
         except EmptyInput as error:
             if len(paths) > 1:   # read_files has named the file
                 raise
@@ -305,6 +308,7 @@ def text(report: Report) -> str:
     retries = report.summary.retries
     if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
         parts.append(f"\n{retries['sentence']}")
+    parts += beside_lines(report.summary)
     plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
     if plans:
         target = report.planning.get("target", DEFAULT_TARGET)
@@ -340,12 +344,9 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     stderr = stderr or sys.stderr
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.majority and (args.runs or args.output != "text"):
-        parser.error("--majority adds a table to the terminal output of one run: leave out --runs, --json, "
-                     "--markdown and --latex")
-    if args.tau is not None and (args.runs or args.output != "text"):
-        parser.error("--tau adds a table to the terminal output of one run: leave out --runs, --json, "
-                     "--markdown and --latex")
+    if (args.majority or args.tau is not None) and (args.runs or args.output in ("markdown", "latex")):
+        parser.error(f"{'--majority' if args.majority else '--tau'} adds to the table or the JSON of one run: leave "
+                     "out --runs, --markdown and --latex")
     if args.curve and (not args.runs or len(args.files) != 2 or args.output in ("markdown", "latex")):
         parser.error("--curve compares two runs' curves over k: give --runs and two FILEs, and the table or --json")
     if args.runs:
@@ -358,21 +359,20 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     if args.detect is not None:
         parser.error("--detect plans the comparison of the top two runs: use it with --runs")
     try:
-        report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
+        report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr,
+                      beside=Beside(args.tau, args.tie))
     except (FormatError, ValueError) as error:
         print(f"passk: {error}", file=stderr)
         return 2
+    if args.majority and not report.summary.majority:
+        print("passk: --majority needs each sample's extracted answer, and these files have none (read as "
+              f"{FORMAT_NAMES.get(report.format, report.format)}): give NeMo-Skills output-rs<seed>.jsonl files.",
+              file=stderr)
+        return 2
     report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
                             for value in [getattr(args, name)] if value is not None})
-    if args.majority:
-        try:
-            majority = majority_text(report, args.files, parse_ks(args.k), args.tie)
-        except (FormatError, ValueError, OSError) as error:
-            print(f"passk: {error}", file=stderr)
-            return 2
     try:
-        g_pass = f"\n\n{g_pass_text(report.summary, args.tau)}" if args.tau is not None else ""
-        print(OUTPUTS[args.output](report) + (f"\n\n{majority}" if args.majority else "") + g_pass, flush=True)
+        print(OUTPUTS[args.output](report), flush=True)
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
     for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
@@ -380,39 +380,44 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     return 0
 
 
-def majority_text(report: Report, paths: Sequence[str], ks: Sequence[int], tie: Tie) -> str:
-    """maj@k beside pass@k for each k, from the extracted answers of NeMo-Skills seed files (passk.majority)."""
-    if report.format != "nemoskills" or STDIN in paths:
-        raise ValueError("--majority needs the samples' extracted answers: give NeMo-Skills output-rs<seed>.jsonl "
-                         f"files by name (these were read as {FORMAT_NAMES.get(report.format, report.format)}).")
-    seeds = []
-    for path in paths:
-        with open(path, "rb") as file:
-            seeds.append(read_seed(iter(lambda: file.read(CHUNK), b"")))
-    problems = votes_by_problem((seed.answers, seed.verdicts) for seed in seeds)
-    judged_both_ways = [name for name, votes in problems.items() if inconsistent_answers(votes.answers, votes.correct)]
-    passes = {result.k: result.pass_at_k for result in report.summary.results}
-    rows = [[f"{row.k:,}", _percent(passes.get(row.k)), _percent(row.majority), _percent(row.first_k)]
-            for row in majority_rows(list(problems.values()), ks, tie)]
-    rule = "a tie earns the share of its answers that are correct" if tie == "fractional" else "a tie scores 0"
-    lines = [f"majority vote over predicted_answer ({rule}; no answer, no vote):"]
-    lines += _columns(["k", "pass@k", "maj@k", "first k (NeMo-Skills)"], rows, 1)
-    if judged_both_ways:
-        lines.append(f"note: an answer is judged both correct and wrong in {', '.join(judged_both_ways[:5])}: "
-                     "each (answer, verdict) votes on its own, as NeMo-Skills counts them.")
-    return "\n".join(lines)
+def beside_lines(summary: Summary) -> list[str]:
+    """maj@k (when the samples carry extracted answers) and G-Pass@k (when a tau was given), as terminal tables."""
+    lines = []
+    if summary.majority:
+        majority = summary.majority
+        rule = "a tie earns the share of its answers that are correct" if majority.tie == "fractional" else \
+            "a tie scores 0"
+        lines += [f"\nmaj@k, the majority vote over the extracted answers, every k-subset alike ({rule}; no "
+                  "answer, no vote); first k only: the vote over the first k samples (NeMo-Skills' majority@k):"]
+        lines += rows_lines(majority.results, MAJORITY_COLUMNS)
+        interval = f" (95% interval {_percent(majority.at_n.ci95[0])} to {_percent(majority.at_n.ci95[1])})" \
+            if majority.at_n.ci95 else ""
+        lines.append(f"maj@n, the vote over all of each problem's samples: {_percent(majority.at_n.value)}{interval}.")
+        lines.append(majority.voting_buys["sentence"])
+        if majority.judged_both_ways:
+            named = ", ".join(majority.judged_both_ways[:5])
+            lines.append(f"note: an answer is judged both correct and wrong in {named}: each (answer, verdict) "
+                         "votes on its own, as NeMo-Skills counts them.")
+    if summary.g_pass:
+        tau = summary.g_pass.tau
+        lines += [f"\nG-Pass@k at tau = {tau:g}: at least ceil({tau:g} k) of k drawn samples pass; mG-Pass@k: its "
+                  "mean over tau from 0.5 to 1 (Liu et al. 2024):"]
+        lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS)
+    return lines
 
 
-def g_pass_text(summary: Summary, tau: float) -> str:
-    """G-Pass@k_tau and mG-Pass@k beside pass@k for each defined k: means over the problems (passk.gpass)."""
-    samples, correct = [problem.n for problem in summary.problems], [problem.c for problem in summary.problems]
-    rows = [[f"{result.k:,}", _percent(result.pass_at_k),
-             _percent(math.fsum(estimate_g_pass_at_k(samples, correct, result.k, tau).tolist()) / len(samples)),
-             _percent(math.fsum(estimate_mg_pass_at_k(samples, correct, result.k).tolist()) / len(samples))]
-            for result in summary.results if result.pass_at_k is not None]
-    lines = [f"G-Pass@k at tau = {tau:g}: at least ceil({tau:g} k) of k drawn samples pass; mG-Pass@k: its mean "
-             "over tau from 0.5 to 1 (Liu et al. 2024):"]
-    return "\n".join(lines + _columns(["k", "pass@k", f"G-Pass@k_{tau:g}", "mG-Pass@k"], rows, 1))
+def rows_lines(rows: Sequence[MajorityRow | GPassRow], columns: Sequence[Column]) -> list[str]:
+    """Rows beside pass@k under their header (passk.columns' terminal columns), an undefined k followed by why."""
+    header = headings(TERMINAL, columns)
+    cells_of = [cells(row, TERMINAL, columns) for row in rows]
+    widths = [max(len(cell or "") for cell in column) for column in zip(header, *cells_of)]
+    lines = ["  ".join(cell.rjust(width) for cell, width in zip(header, widths)).rstrip()]
+    for row, cells_shown in zip(rows, cells_of):
+        if row.reason:
+            lines.append(f"{cells_shown[0]:>{widths[0]}}  {row.reason}")
+        else:
+            lines.append("  ".join((cell or "").rjust(width) for cell, width in zip(cells_shown, widths)).rstrip())
+    return lines
 
 
 def _percent(value: float | None) -> str:

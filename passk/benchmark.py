@@ -30,7 +30,7 @@ from functools import cached_property, lru_cache
 from itertools import filterfalse, islice
 from numbers import Integral
 from operator import attrgetter
-from typing import Any, Protocol, TypeAlias, TypedDict
+from typing import Any, Protocol, TypeAlias, TypedDict, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,8 +39,12 @@ from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, R
                            shown_in)
 from passk.display import agree, plural
 from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k, log_complement
-from passk.intervals import PairedDifference, fixed_interval, fixed_note, population_interval, population_note
+from passk.intervals import (PairedDifference, fixed_interval, fixed_note, population_note, shape,
+                             spread_and_interval)
+from passk.formats._core import Vote
 from passk.limits import LIMITS
+from passk.majority import Tie
+from passk.metrics import GPass, Majority, g_pass_table, majority_table
 from passk.variance import expected_variance, fit_prior
 
 DEFAULT_KS = (1, 10, 100)
@@ -128,6 +132,8 @@ class Summary:
     warnings: list[str]
     per_problem_pass_hat_k: dict[int, Floats] = field(default_factory=dict)   # k -> pass^k array, nan where n_i < k
     retries: Retries | None = None   # what retries buy: see retries()
+    majority: Majority | None = None   # maj@k, when every problem's samples carry extracted answers (votes)
+    g_pass: GPass | None = None        # G-Pass@k_tau and mG-Pass@k, when a tau was asked for
 
     @cached_property
     def per_problem(self) -> list[Row]:
@@ -153,7 +159,9 @@ class Summary:
                 "per_problem": self.per_problem if per_problem else [], "warnings": list(self.warnings),
                 "samples": self.samples, "min_n": self.min_n, "max_n": self.max_n,
                 "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid},
-                "retries": self.retries}
+                "retries": self.retries,
+                **({"majority": self.majority.to_json()} if self.majority else {}),
+                **({"g_pass": self.g_pass.to_json()} if self.g_pass else {})}
 
 
 def _problem_cells(problem: ProblemCounts) -> tuple[str, int, int, str]:
@@ -167,8 +175,13 @@ def status(n: int, c: int) -> str:
 
 
 def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
-              warnings: Iterable[str] = ()) -> Summary:
-    """pass@k over the problems for each k, with both standard errors; see the module docstring."""
+              warnings: Iterable[str] = (), tau: float | None = None, tie: Tie = "fractional",
+              vote_work: float | None = None) -> Summary:
+    """pass@k over the problems for each k, with both standard errors; see the module docstring.
+
+    Beside it (passk.metrics): maj@k with the tie rule tie, when every problem carries its samples' votes,
+    and G-Pass@k_tau with mG-Pass@k when tau is given; vote_work bounds the voting (metrics.majority_table).
+    """
     problems = list(problems)
     if not problems:
         raise ValueError("No problems: the input holds no task with samples; give at least one "
@@ -200,7 +213,18 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         retries=retries(results, float(np.mean(correct / samples)), flaky, broken),
         samples=int(samples.sum()), min_n=int(samples.min()), max_n=int(samples.max()),
         broken=broken, solid=int(np.count_nonzero(correct == samples)), flaky=flaky,
-        warnings=list(warnings) + _misuse_warnings(samples))
+        warnings=list(warnings) + _misuse_warnings(samples),
+        majority=_majority(problems, ks, tie, vote_work),
+        g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau))
+
+
+def _majority(problems: list[ProblemCounts], ks: list[int], tie: Tie, work: float | None) -> Majority | None:
+    """metrics.majority_table of the problems when each carries a vote for each of its samples, else None."""
+    votes = [getattr(problem, "votes", None) for problem in problems]
+    if not all(problem_votes and len(problem_votes) == problem.n for problem_votes, problem in zip(votes, problems)):
+        return None
+    return majority_table([problem.task_id for problem in problems], cast(list[tuple[Vote, ...]], votes), ks, tie,
+                          work)
 
 
 def retries(results: Sequence[KResult], pass_at_1: float, flaky: int, broken: int) -> Retries:
@@ -245,17 +269,8 @@ def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPai
 
 
 def _shape(pairs: "_DistinctPairs", pair_values: Floats, mean: float) -> tuple[float, float]:
-    """(skewness, share of values strictly between 0 and 1) of the per-problem values (0 skew without spread)."""
-    deviations = pair_values - mean
-    largest = float(np.max(np.abs(deviations))) if deviations.size else 0.0
-    if largest > 0:   # skewness does not depend on the scale; values near 1e-160 would underflow its moments
-        deviations = deviations / largest
-    second = float(np.sum(pairs.weights * deviations**2))
-    third = float(np.sum(pairs.weights * deviations**3))
-    count = float(np.sum(pairs.weights))
-    skewness = third / count / (second / count) ** 1.5 if second > 0 else 0.0
-    inside = float(np.sum(pairs.weights[(pair_values > 0) & (pair_values < 1)])) / count
-    return skewness, inside
+    """(skewness, share of values strictly between 0 and 1) of the per-problem values: intervals.shape."""
+    return shape(pair_values, pairs.weights, mean)
 
 
 def _mean_se_interval(pairs: "_DistinctPairs", pair_values: Floats, count: int, fractions: list[Fraction] | None = None
@@ -267,13 +282,7 @@ def _mean_se_interval(pairs: "_DistinctPairs", pair_values: Floats, count: int, 
     183/400 prints as 0.4575.
     """
     mean = _mean(pairs, pair_values, count, fractions)
-    se: float | None = None
-    ci95: tuple[float, float] | None = None
-    if count >= 2:
-        variance = np.sum(pairs.weights * (pair_values - mean) ** 2) / (count - 1)
-        se = float(np.sqrt(variance / count))
-        ci95 = population_interval(min(1.0, max(0.0, mean)), se, count)
-    return mean, se, ci95
+    return (mean, *spread_and_interval(pair_values, pairs.weights, mean, count))
 
 
 EXACT_MEAN_PAIRS = 10_000   # distinct (n, c) whose c/n are summed as fractions, at most

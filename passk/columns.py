@@ -170,3 +170,27 @@ PAIR_COLUMNS = (
     Column("only_in_a", "only in a", "", tally, _RANKING),
     Column("only_in_b", "only in b", "", tally, _RANKING),
 )
+
+# maj@k at one k (passk.metrics.MajorityRow), from the samples' extracted answers; the JSON keys in their order.
+MAJORITY_COLUMNS = (
+    Column("k", "k", "", whole, _EVERY_TABLE),
+    Column("maj_at_k", "maj@k", "%", probability, _EVERY_TABLE, "estimate.value"),
+    Column("se", "± SE", "%", probability, _EVERY_TABLE, "estimate.se"),
+    Column("ci95", "95% interval", "%", interval, _EVERY_TABLE, "estimate.ci95"),
+    Column("first_k", "first k only", "%", probability, _EVERY_TABLE),
+    Column("coverage_note", "coverage", "", label, frozenset({JSON})),
+    Column("reason", "note", "", label, frozenset({JSON})),
+)
+
+# G-Pass@k_tau and mG-Pass@k at one k (passk.metrics.GPassRow); the JSON keys in their order.
+G_PASS_COLUMNS = (
+    Column("k", "k", "", whole, _EVERY_TABLE),
+    Column("g_pass_at_k", "G-Pass@k", "%", probability, _EVERY_TABLE, "g_pass.value"),
+    Column("se", "± SE", "%", probability, _EVERY_TABLE, "g_pass.se"),
+    Column("ci95", "95% interval", "%", interval, _EVERY_TABLE, "g_pass.ci95"),
+    Column("mg_pass_at_k", "mG-Pass@k", "%", probability, _EVERY_TABLE, "mg_pass.value"),
+    Column("mg_pass_at_k_se", "mG ± SE", "%", probability, _EVERY_TABLE, "mg_pass.se"),
+    Column("mg_pass_at_k_ci95", "mG 95% interval", "%", interval, _EVERY_TABLE, "mg_pass.ci95"),
+    Column("coverage_note", "coverage", "", label, frozenset({JSON})),
+    Column("reason", "note", "", label, frozenset({JSON})),
+)

@@ -40,6 +40,8 @@ import math
 from collections.abc import Callable
 from statistics import NormalDist
 
+import numpy as np
+from numpy.typing import NDArray
 from scipy.special import betainc, betaln
 
 from passk.stats import t_quantile
@@ -192,6 +194,32 @@ def population_interval(mean: float, se: float, count: int, confidence: float = 
     scale = (_Z / t_quantile(0.5 + confidence / 2, count - 1)) ** 2
     trials = capped_trials(mean, se, count) * scale
     return midp_interval(mean * trials, trials, confidence)
+
+
+def spread_and_interval(values: NDArray[np.float64], weights: NDArray[np.int64], mean: float, count: int
+                        ) -> tuple[float | None, tuple[float, float] | None]:
+    """s / sqrt(P) and population_interval for the mean of count per-problem values in [0, 1], values[i] held by
+    weights[i] problems (count = their sum); (None, None) below two problems."""
+    if count < 2:
+        return None, None
+    variance = np.sum(weights * (values - mean) ** 2) / (count - 1)
+    se = float(np.sqrt(variance / count))
+    return se, population_interval(min(1.0, max(0.0, mean)), se, count)
+
+
+def shape(values: NDArray[np.float64], weights: NDArray[np.int64], mean: float) -> tuple[float, float]:
+    """(skewness, share of values strictly between 0 and 1) of per-problem values (0 skew without spread), for
+    population_note; values[i] is held by weights[i] problems."""
+    deviations = values - mean
+    largest = float(np.max(np.abs(deviations))) if deviations.size else 0.0
+    if largest > 0:   # skewness does not depend on the scale; values near 1e-160 would underflow its moments
+        deviations = deviations / largest
+    second = float(np.sum(weights * deviations**2))
+    third = float(np.sum(weights * deviations**3))
+    total = float(np.sum(weights))
+    skewness = third / total / (second / total) ** 1.5 if second > 0 else 0.0
+    inside = float(np.sum(weights[(values > 0) & (values < 1)])) / total
+    return skewness, inside
 
 
 def fixed_interval(mean: float, se: float, draws: float, confidence: float = CONFIDENCE) -> tuple[float, float]:

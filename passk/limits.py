@@ -71,6 +71,9 @@ class Limits:
                                          "interval and p-value cost about as much as 800 problems).")
     groups: int = limit(300, "Group letters of a ranking at one k: the sets of runs no two of which differ (a few "
                              "per run in real rankings; contrived p-values could make thousands).")
+    vote_work: int = limit(500_000, "Majority voting (maj@k) in one request, in estimated microseconds of its "
+                                    "dynamic program (passk.majority.vote_cost): a k past it is left to the "
+                                    "command line.")
     largest_count: int = limit(10**12, "The largest n, c and k answered; beyond it passk refuses rather than "
                                        "guesses.")
     download_bytes: int = limit(48 * MiB, "A per-problem download (CSV or JSON), as its JSON would be: about 2 s "

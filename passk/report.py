@@ -25,6 +25,7 @@ from passk.formats import (FORMAT_LABELS, SUITES, EmptyInput, FormatError, Parse
                            read_files, source_of)
 from passk.formats._input import Source
 from passk.limits import LIMITS, Budget, LimitError, check_cells, check_distinct, download_too_large
+from passk.metrics import Beside
 from passk.ranking import Ranking, distinct_names, rank_runs
 from passk.planner import KPlan, plan
 from passk.sharing import decode_counts, encode_counts
@@ -90,6 +91,8 @@ class Report:
         params["k"] = ",".join(str(k) for k in ks)
         if self.suite:
             params["suite"] = self.suite
+        if self.summary.g_pass:
+            params["tau"] = repr(self.summary.g_pass.tau)
         return params
 
     @cached_property
@@ -133,22 +136,29 @@ def distinct_pairs(problems: Iterable[ProblemCounts]) -> int:
 
 
 def report_from_upload(open_source: Opener, ks: Sequence[int], fmt: str | None = None, suite: str = "plus",
-                       filename: str | None = None, limited: Limited = False, suite_chosen: bool = False) -> Report:
+                       filename: str | None = None, limited: Limited = False, suite_chosen: bool = False,
+                       beside: Beside = Beside()) -> Report:
     """Read a file or pasted text; open_source() gives a fresh binary stream each call.
 
     suite_chosen: the user asked for this suite rather than taking the default,
     so a file that has no suites gets a warning that the choice was ignored.
     """
-    return report_from_files([(filename, open_source)], ks, fmt, suite, limited, suite_chosen)
+    return report_from_files([(filename, open_source)], ks, fmt, suite, limited, suite_chosen, beside=beside)
 
 
 def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[int], fmt: str | None = None,
                       suite: str = "plus", limited: Limited = False, suite_chosen: bool = False,
-                      check: Callable[[list[Problem]], None] | None = None) -> Report:
+                      check: Callable[[list[Problem]], None] | None = None, beside: Beside = Beside()) -> Report:
     """Read [(file name or None, open()), ...], the parts of one run (passk.formats.read_files), as one report.
 
-    check(problems), when given, may refuse them once read, before anything is computed.
+    check(problems), when given, may refuse them once read, before anything is computed; beside: what to
+    compute beside pass@k (maj@k is computed whenever the problems carry votes, within LIMITS.vote_work when
+    limited).
     """
+    def summary(problems: list[Problem], warnings: Sequence[str] = ()) -> Summary:
+        return summarize(problems, ks, warnings=warnings, tau=beside.tau, tie=beside.tie,
+                         vote_work=LIMITS.vote_work if limited else None)
+
     def read(fmt: str | None, suite: str) -> Parsed:
         return read_files([(name, open_source()) for name, open_source in files], fmt=fmt, suite=suite,
                           **_bounds(limited))
@@ -158,7 +168,7 @@ def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[i
         check_distinct(distinct_pairs(parsed.problems), ks)
     if check:
         check(parsed.problems)
-    report = Report(summarize(parsed.problems, ks, warnings=parsed.warnings), parsed.format,
+    report = Report(summary(parsed.problems, parsed.warnings), parsed.format,
                     source_name=_source_name([name for name, _ in files]),
                     source=parsed.source, combined=parsed.combined)
     if suite_chosen and parsed.format not in SUITED:
@@ -173,7 +183,7 @@ def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[i
                     report.summary.warnings.append(f"The EvalPlus {other} suite is not in this file, so only "
                                                    f"{suite} is shown.")
                     continue
-                report.other_suites[other] = summarize(again.problems, ks)
+                report.other_suites[other] = summary(again.problems)
     return report
 
 
@@ -185,25 +195,27 @@ def _source_name(names: Sequence[str | None]) -> str | None:
     return first if len(names) == 1 else f"{first} and {len(names) - 1:,} more files"
 
 
-def report_from_share(counts: str | None, z: str | None, ks: Sequence[int], suite: str | None = None) -> Report:
+def report_from_share(counts: str | None, z: str | None, ks: Sequence[int], suite: str | None = None,
+                      beside: Beside = Beside()) -> Report:
     """The report a share link describes; task ids become problem 1, 2, … (always within the limits)."""
     pairs = decode_counts(counts, z)
     check_cells(len(pairs), ks)
     check_distinct(len(set(pairs)), ks)
     problems = [Problem(f"problem {index}", n, c) for index, (n, c) in enumerate(pairs, start=1)]
-    return Report(summarize(problems, ks), "share link", suite=suite if suite in SUITES else None)
+    return Report(summarize(problems, ks, tau=beside.tau), "share link", suite=suite if suite in SUITES else None)
 
 
 def report_from_packed(packed: Mapping[str, str | None], ks: Sequence[int], fmt: str, name: str,
-                       suite: str | None = None) -> Report:
+                       suite: str | None = None, beside: Beside = Beside()) -> Report:
     """Recalculate an upload from its packed counts (Report.packed) for new ks or suite, within the limits.
 
     packed: suite -> pack_counts' text, under "" for a format without suites; fmt: the format it was read as;
     name: what it was called; suite: the suite chosen, None for the default (plus). MissingCounts when the
-    suite's counts are not there, DamagedCounts when they do not unpack.
+    suite's counts are not there, DamagedCounts when they do not unpack. The counts carry no votes: maj@k needs
+    the file again.
     """
     if fmt != "evalplus":
-        report = _report_from_packed(packed.get(""), ks, fmt, name)
+        report = _report_from_packed(packed.get(""), ks, fmt, name, beside)
         if suite:
             report.summary.warnings.append(suite_ignored([(None, fmt)]))
         return report
@@ -211,25 +223,25 @@ def report_from_packed(packed: Mapping[str, str | None], ks: Sequence[int], fmt:
     present = [other for other in SUITES if packed.get(other)]
     if present and chosen not in present:
         raise FormatError(f"{name} has no EvalPlus {chosen} results; choose the {present[0]} suite.")
-    report = _report_from_packed(packed.get(chosen), ks, fmt, name)
+    report = _report_from_packed(packed.get(chosen), ks, fmt, name, beside)
     report.suite = chosen
     for other in SUITES:
         if other == chosen:
             continue
         if packed.get(other):
-            report.other_suites[other] = _report_from_packed(packed[other], ks, fmt, name).summary
+            report.other_suites[other] = _report_from_packed(packed[other], ks, fmt, name, beside).summary
         else:
             report.summary.warnings.append(f"The EvalPlus {other} suite is not in this file, so only "
                                            f"{chosen} is shown.")
     return report
 
 
-def _report_from_packed(packed: str | None, ks: Sequence[int], fmt: str, name: str) -> Report:
+def _report_from_packed(packed: str | None, ks: Sequence[int], fmt: str, name: str, beside: Beside) -> Report:
     """The report of one suite's packed counts, named after the file they came from."""
     if not packed:
         raise MissingCounts("The packed counts are missing.")
     data = unpack_counts(packed)
-    report = report_from_upload(lambda: io.BytesIO(data), ks, fmt="csv", limited=True)
+    report = report_from_upload(lambda: io.BytesIO(data), ks, fmt="csv", limited=True, beside=beside)
     report.format, report.source_name, report.source = fmt, name, source_of(fmt)
     return report
 

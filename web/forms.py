@@ -13,6 +13,9 @@ from passk.benchmark import DEFAULT_KS, parse_ks
 from passk.estimator import MAX_N
 from passk.formats import SUITES
 from passk.formats._core import JSON, FormatError
+from passk.gpass import threshold
+from passk.majority import TIES
+from passk.metrics import Beside
 from passk.planner import checked_option, option_value
 from passk.report import Report
 
@@ -49,6 +52,8 @@ class BenchmarkForm:
     target: str = "1"
     tokens_per_sample: str = ""
     price_per_million: str = ""
+    tau: str = ""   # G-Pass@k's share of the k samples that must pass; empty: no G-Pass@k
+    tie: str = ""   # maj@k's rule for a tied vote (passk.majority.TIES); empty: fractional
 
     def ks(self) -> list[int]:
         """The k field's ks (parse_ks: ValueError with a sentence for a bad list)."""
@@ -58,6 +63,10 @@ class BenchmarkForm:
         """plan()'s options: the target in points, tokens per sample, price per 10^6 tokens (ValueError naming a bad
         field)."""
         return planning_options(self.target, self.tokens_per_sample, self.price_per_million)
+
+    def beside(self) -> Beside:
+        """What to compute beside pass@k: G-Pass@k at tau, maj@k's tie rule (ValueError naming a bad field)."""
+        return beside_options(self.tau, self.tie)
 
 
 @dataclass(frozen=True)
@@ -115,6 +124,8 @@ def benchmark_form(values: Mapping[str, str]) -> BenchmarkForm:
         target=values.get("target") or "1",
         tokens_per_sample=values.get("tokens_per_sample") or "",
         price_per_million=values.get("price_per_million") or "",
+        tau=values.get("tau") or "",
+        tie=values.get("tie") or "",
     )
 
 
@@ -143,6 +154,24 @@ def carried_fields(report: Report) -> dict[str, str] | None:
     fields.update((f"carried_{suite}" if suite else "carried_counts", packed)
                   for suite, packed in report.packed.items() if packed is not None)
     return fields
+
+
+def beside_options(tau: str, tie: str) -> Beside:
+    """Beside from the tau and tie fields as typed: tau a share above 0 and at most 1 (as a decimal or a percent,
+    empty for none), tie one of passk.majority.TIES (empty for fractional)."""
+    share = None
+    if tau.strip():
+        text = tau.strip()
+        try:
+            share = float(text.removesuffix("%")) / (100 if text.endswith("%") else 1)
+            threshold(1, share)
+        except ValueError:
+            raise ValueError(f"tau must be a share above 0 and at most 1, such as 0.5 (G-Pass@k counts a draw of k "
+                             f"samples when at least that share of them pass); got {tau[:40]!r}.") from None
+    rule = tie.strip() or "fractional"
+    if rule not in TIES:
+        raise ValueError(f"tie must be {' or '.join(TIES)} (how maj@k scores a tied vote); got {tie[:40]!r}.")
+    return Beside(share, rule)
 
 
 def _options(**texts: str | None) -> dict[str, float]:

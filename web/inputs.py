@@ -16,12 +16,13 @@ from passk.formats import FORMATS, SUITES, EmptyInput, FormatError, read_files, 
 from passk.formats._core import JSON
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
 from passk.formats.evalarena import NAME as EVALARENA, SeveralModels
+from passk.metrics import Beside
 from passk.ranking import Ranking, rank_runs
 from passk.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
                           rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
 from passk.sharing import ShareLinkError
 from web.forms import (CARRIED_DAMAGED, CARRIED_MISSING, DOWNLOAD_DAMAGED, NO_INPUT, BenchmarkForm, CompareForm,
-                       DownloadForm, json_ks, json_planning)
+                       DownloadForm, beside_options, json_ks, json_planning)
 from web.query import json_count
 
 Files = MultiDict[str, FileStorage]   # a request's uploaded files by field name
@@ -55,9 +56,9 @@ def report_from_page(form: BenchmarkForm, files: Files) -> Report:
     if not (upload and upload.filename) and not form.text.strip():
         # Recalculating an earlier result: its counts ride along in hidden fields.
         if form.carried:
-            return report_from_carried(form.carried, form.ks(), form.suite or None)
+            return report_from_carried(form.carried, form.ks(), form.suite or None, form.beside())
         if form.counts or form.z:
-            return report_from_share(form.counts, form.z, form.ks(), form.suite or None)
+            return report_from_share(form.counts, form.z, form.ks(), form.suite or None, form.beside())
     return report_from_input(form, files, NO_INPUT)
 
 
@@ -89,22 +90,24 @@ def report_from_input(form: BenchmarkForm, files: Files, empty_message: str) -> 
         raise limits.LimitError(limits.too_many_fields())
     if not parts:
         parts = [opener(files, form.text, "file", empty_message)[::-1]]
-    ks = form.ks()
+    ks, beside = form.ks(), form.beside()
     return report_from_files(parts, ks, form.format or None, form.suite or "plus",
-                             limited=limits.Budget(), suite_chosen=bool(form.suite))
+                             limited=limits.Budget(), suite_chosen=bool(form.suite), beside=beside)
 
 
-def report_from_carried(carried: Mapping[str, str], ks: list[int], suite: str | None) -> Report:
+def report_from_carried(carried: Mapping[str, str], ks: list[int], suite: str | None,
+                        beside: Beside = Beside()) -> Report:
     """Recalculate an upload from the counts the page carried (web.forms.carried_fields) for new ks or suite.
 
-    suite: the suite the user chose, None for the default (plus).
+    suite: the suite the user chose, None for the default (plus); beside: what to compute beside pass@k (the
+    counts carry no votes, so maj@k needs the file again).
     """
     fmt = carried.get("carried_format", "") if carried.get("carried_format") in FORMATS else "csv"
     name = printable(carried.get("carried_name") or "the uploaded file", SOURCE_NAME_LIMIT)
     packed = {other: carried.get(f"carried_{other}") for other in SUITES} if fmt == "evalplus" else \
         {"": carried.get("carried_counts")}
     try:
-        return report_from_packed(packed, ks, fmt, name, suite)
+        return report_from_packed(packed, ks, fmt, name, suite, beside)
     except MissingCounts:
         raise FormatError(CARRIED_MISSING) from None
     except DamagedCounts:
@@ -285,6 +288,19 @@ def report_from_json_body(data: bytes | None) -> Report:
     if None in counts:
         raise FormatError('"k" must be a list of whole numbers, like [1, 10, 100].')
     ks = json_ks([k for k in counts if k is not None])
+    beside = json_beside(body)
     limits.check_cells(len(parsed.problems), ks)
     limits.check_distinct(distinct_pairs(parsed.problems), ks)
-    return Report(summarize(parsed.problems, ks, warnings=parsed.warnings), "json", planning=json_planning(body))
+    return Report(summarize(parsed.problems, ks, warnings=parsed.warnings, tau=beside.tau), "json",
+                  planning=json_planning(body))
+
+
+def json_beside(body: JSON) -> Beside:
+    """What the JSON body asks beside pass@k: "tau", a number in (0, 1] for G-Pass@k (its problems carry no
+    answers, so "tie" has nothing to vote on and is only checked)."""
+    tau, tie = (body.get("tau"), body.get("tie")) if isinstance(body, dict) else (None, None)
+    if tau is not None and (isinstance(tau, bool) or not isinstance(tau, (int, float))):
+        raise FormatError('"tau" must be a JSON number above 0 and at most 1, like 0.5.')
+    if tie is not None and not isinstance(tie, str):
+        raise FormatError('"tie" must be "fractional" or "wrong".')
+    return beside_options("" if tau is None else repr(tau), tie or "")

@@ -77,7 +77,8 @@ def benchmark() -> ResponseReturnValue:
     if not (form.counts or form.z):
         return benchmark_page(form)
     try:
-        report = report_from_share(form.counts, form.z, form.ks(), form.suite or None).with_planning(form.planning())
+        report = report_from_share(form.counts, form.z, form.ks(), form.suite or None,
+                                   form.beside()).with_planning(form.planning())
     except INPUT_ERRORS as error:
         return benchmark_page(form, error=str(error))
     return benchmark_page(form, report=report)

@@ -3,9 +3,9 @@
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field as dataclass_field
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from passk.formats.registry import titles
 from passk.limits import LIMITS, too_many_problems
@@ -18,11 +18,16 @@ EMPTY = ("The input is empty: no problems were found; paste one problem a line (
          "or upload a harness results file (JSONL, JSON or CSV).")
 
 
+Vote: TypeAlias = tuple[Hashable, bool]   # one sample's extracted answer (None: no answer) and its verdict
+
+
 @dataclass(frozen=True)
 class Problem:
     task_id: str
     n: int      # samples generated
     c: int      # samples that passed
+    # each sample's (answer, verdict), in sample order, when the file holds extracted answers (passk.majority)
+    votes: tuple[Vote, ...] | None = dataclass_field(default=None, compare=False, repr=False)
 
 
 class FormatError(ValueError):
@@ -40,6 +45,14 @@ class Parsed:
     warnings: list[str] = dataclass_field(default_factory=list)
     source: str = dataclass_field(default="", compare=False)   # the harness and version whose layout was read
     combined: str = dataclass_field(default="", compare=False)  # how several files were combined, if they were
+
+
+def answer_of(value: JSON) -> Hashable:
+    """A sample's extracted answer as a vote: a string, number, true/false or None as it is, a list or an object
+    as its JSON text (so that equal answers are one answer)."""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return cast(Hashable, value)
 
 
 def show(value: JSON) -> str:

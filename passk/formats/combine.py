@@ -3,13 +3,14 @@
 MultiPL-E writes one file per problem; SWE-bench writes one report per run, and
 several runs of one model are several samples of each instance. Both combine
 the same way: a problem's samples are all its samples in all the files, so n
-and c add up per task id. Files without task ids cannot be matched and are
-refused, and so are files of different layouts.
+and c add up per task id, and so do the samples' votes (extracted answers) when
+every file has them. Files without task ids cannot be matched and are refused,
+and so are files of different layouts.
 """
 
 from collections import Counter
 
-from passk.formats._core import FormatError, Parsed, Problem, Tally, show
+from passk.formats._core import FormatError, Parsed, Problem, Tally, Vote, show
 from passk.formats.detect import FORMAT_NAMES
 from passk.limits import too_many_problems
 
@@ -27,18 +28,22 @@ def combine(runs: list[tuple[str | None, Parsed]], max_problems: int | None = No
     _check_combinable(runs)
     tally: Tally = {}
     files_of: Counter[str] = Counter()
+    voted = all(problem.votes is not None for _, parsed in runs for problem in parsed.problems)
+    votes: dict[str, list[Vote]] = {}
     for _, parsed in runs:
         for problem in parsed.problems:
             counts = tally.setdefault(problem.task_id, [0, 0])
             counts[0] += problem.n
             counts[1] += problem.c
             files_of[problem.task_id] += 1
+            if voted and problem.votes:
+                votes.setdefault(problem.task_id, []).extend(problem.votes)
         if max_problems is not None and len(tally) > max_problems:
             raise FormatError(too_many_problems(max_problems))
     first = runs[0][1]
     warnings = _files_warnings(runs)
-    combined = Parsed([Problem(task_id, n, c) for task_id, (n, c) in tally.items()], first.format,
-                      warnings, source=first.source)
+    combined = Parsed([Problem(task_id, n, c, tuple(votes[task_id]) if voted else None)
+                       for task_id, (n, c) in tally.items()], first.format, warnings, source=first.source)
     combined.combined = _how(runs, files_of, warnings)
     return combined
 

@@ -25,7 +25,7 @@ read_seed (Seed.answers) for majority voting; `null` means no answer.
 from collections.abc import Iterable
 from dataclasses import dataclass, field as dataclass_field
 
-from passk.formats._core import JSON, FormatError, Problem, show, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, answer_of, show, task_id_of
 from passk.formats._input import json_lines
 from passk.formats.registry import register
 from passk.limits import too_many_problems
@@ -57,7 +57,8 @@ def looks_like(record: JSON) -> bool:
 
 
 def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
-    """Read one seed file: each problem with a verdict is one sample (n = 1), c = 1 when it is correct."""
+    """Read one seed file: each problem with a verdict is one sample (n = 1), c = 1 when it is correct, its vote
+    the predicted answer and the verdict."""
     return read_run(chunks, "", limit)[0]
 
 
@@ -65,7 +66,8 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
     """The problems of one seed file (see read_lines) and what the reader has to say about it; a seed file
     holds one run, so suite is not used."""
     seed = read_seed(chunks, limit)
-    problems = [Problem(task_id, 1, int(verdict)) for task_id, verdict in seed.verdicts.items() if verdict is not None]
+    problems = [Problem(task_id, 1, int(verdict), ((answer_of(seed.answers.get(task_id)), verdict),))
+                for task_id, verdict in seed.verdicts.items() if verdict is not None]
     if not problems and seed.verdicts:
         raise FormatError(f"None of the {len(seed.verdicts):,} lines has a verdict ({', '.join(VERDICTS)}): these "
                           "look like generations before evaluation; evaluate them with NeMo-Skills (ns eval), "

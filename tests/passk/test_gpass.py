@@ -178,14 +178,14 @@ def test_the_command_line_prints_g_pass_beside_pass_at_k(tmp_path: Path, capsys:
     counts.write_text("10 4\n10 7\n10 10\n")
     assert main([str(counts), "-k", "1,5", "--tau", "0.6"]) == 0
     table = capsys.readouterr().out.split("G-Pass@k at tau = 0.6", 1)[1].splitlines()
-    assert table[1].split() == ["k", "pass@k", "G-Pass@k_0.6", "mG-Pass@k"]
+    assert table[1].split()[:2] == ["k", "G-Pass@k"] and "mG-Pass@k" in table[1]
     at_5 = (Fraction(66, 252) + Fraction(231, 252) + 1) / 3   # at least 3 of 5 pass, for c = 4, 7 and 10
-    assert table[3].split()[2] == f"{100 * float(at_5):.2f}%"
+    assert table[3].split()[1] == f"{100 * float(at_5):.2f}%"
 
 
 @pytest.mark.parametrize("argv, message", [(["--tau", "1.5"], "tau must be above 0 and at most 1"),
                                            (["--tau", "x"], "tau must be a number"),
-                                           (["--tau", "0.5", "--json"], "--tau adds a table")])
+                                           (["--tau", "0.5", "--latex"], "--tau adds to the table or the JSON")])
 def test_the_command_line_refuses_a_bad_tau(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
                                            message: str) -> None:
     counts = tmp_path / "counts.txt"

@@ -170,25 +170,27 @@ def test_nemo_skills_own_majority_figures_are_reproduced(benchmark):
 
 
 @pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
-def test_the_command_line_prints_maj_at_k_beside_pass_at_k(capsys):
+@pytest.mark.parametrize("asked", [[], ["--majority"]])
+def test_the_command_line_prints_maj_at_k_beside_pass_at_k(asked, capsys):
     files = [str(REALDATA / f"{NEMO}gpqa_output-rs{seed}.jsonl") for seed in range(4)]
-    assert main([*files, "-k", "1,2,3,4", "--majority"]) == 0
-    table = capsys.readouterr().out.split("majority vote over predicted_answer")[1].splitlines()
-    assert table[1].split() == ["k", "pass@k", "maj@k", "first", "k", "(NeMo-Skills)"]
-    assert [line.split() for line in table[2:]] == [["1", "50.00%", "50.00%", "75.00%"],
-                                                   ["2", "62.50%", "56.25%", "62.50%"],
-                                                   ["3", "68.75%", "54.17%", "58.33%"],
-                                                   ["4", "75.00%", "50.00%", "50.00%"]]
+    assert main([*files, "-k", "1,2,3,4", *asked]) == 0
+    table = capsys.readouterr().out.split("NeMo-Skills' majority@k):")[1].splitlines()
+    assert table[1].split()[:3] == ["k", "maj@k", "±"]
+    assert table[1].split()[-3:] == ["first", "k", "only"]
+    # every k-subset: 1/2, 9/16, 13/24, 1/2; the first k seeds: 3/4, 5/8, 7/12, 1/2 (NeMo-Skills' majority@4: 50)
+    assert [(line.split()[1], line.split()[-1]) for line in table[2:6]] == [
+        ("50.00%", "75.00%"), ("56.25%", "62.50%"), ("54.17%", "58.33%"), ("50.00%", "50.00%")]
+    assert "maj@n, the vote over all of each problem's samples: 50.00%" in table[6]
 
 
 @pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
 def test_the_command_line_refuses_majority_for_files_without_answers(capsys):
     assert main([str(REALDATA / "humaneval__BoyuanJackChen_human-eval__davinci002_results.jsonl"), "--majority"]) == 2
-    assert "--majority needs the samples' extracted answers" in capsys.readouterr().err
+    assert "--majority needs each sample's extracted answer, and these files have none" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", ["--json", "--runs"])
-def test_majority_is_a_terminal_table_of_one_run(option, capsys):
+@pytest.mark.parametrize("option", ["--markdown", "--runs"])
+def test_majority_adds_to_the_table_or_json_of_one_run(option, capsys):
     with pytest.raises(SystemExit):
         main(["a.jsonl", "b.jsonl", "--majority", option])
-    assert "--majority adds a table to the terminal output of one run" in capsys.readouterr().err
+    assert "--majority adds to the table or the JSON of one run" in capsys.readouterr().err

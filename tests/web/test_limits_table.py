@@ -39,6 +39,7 @@ def stated(limits: Limits) -> list[str]:
         f"at most {limits.ranked_cells:,} pairs × k values × (problems + {PAIR_PROBLEMS})",
         f"at most {limits.groups} letter groups at each k",
         f"from {limits.smallest_points:g} to {limits.largest_points:g} points",
+        f"at most {limits.vote_work:,} microseconds of estimated work per request",
         f"at most {power_of_ten(limits.largest_amount)} (so a cost",
         f"at most {limits.problems:,} problems (in each run of a comparison)",
         f"{limits.cells:,} problems × k values and {limits.lines:,} lines in an uploaded or pasted file",
@@ -78,7 +79,8 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
                                                               # request (runs of 25,000: 2.0 s, 230 MB); issue 15
               "12", "4,240", "1.3", "165",             # the worst requests' runs (12 of 25,000, 32 of 4,240)
               "500",                                   # Werkzeug's default form field, 500 KB
-              "10", "20"]                              # nginx's timeouts for headers and for a pause
+              "10", "20",                              # nginx's timeouts for headers and for a pause
+              "2"]                                     # the vote work's estimate is within about 2x
 
 
 def test_every_limit_has_a_help_sentence_and_the_table_is_frozen():

@@ -1,0 +1,203 @@
+"""The rows beside pass@k: maj@k from the samples' extracted answers, and G-Pass@k_tau with mG-Pass@k.
+
+Each is the mean over problems of a per-problem value in [0, 1] that is
+unbiased for its problem (passk.majority averages the vote over every
+k-subset of the samples, passk.gpass sums the hypergeometric tail), so each
+gets pass@k's error bars across problems: s / sqrt(P) and the population
+interval (passk.intervals), with its note where the values are skewed and
+few. The fixed-benchmark SE is pass@k's and pass^k's only (passk.variance).
+A k is defined when every problem has at least k samples, as for pass@k.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, TypedDict
+
+import numpy as np
+
+from passk.columns import G_PASS_COLUMNS, MAJORITY_COLUMNS, Column, json_row, shown_in
+from passk.display import plural
+from passk.estimator import Floats, Ints, distinct_pairs
+from passk.formats._core import Vote
+from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, threshold
+from passk.intervals import population_note, shape, spread_and_interval
+from passk.majority import Tie, inconsistent_answers, majority_at_k, vote_cost, vote_score
+
+
+@dataclass(frozen=True)
+class Beside:
+    """What to compute beside pass@k: G-Pass@k at tau (None: not asked for), and maj@k's rule for a tie."""
+    tau: float | None = None
+    tie: Tie = "fractional"
+
+
+@dataclass
+class Estimate:
+    """A mean over problems with its SE and 95% interval (None below two problems), and the interval's note."""
+    value: float
+    se: float | None
+    ci95: tuple[float, float] | None
+    coverage_note: str | None = None
+
+
+@dataclass
+class MajorityRow:
+    """maj@k at one k: over every k-subset (estimate), and NeMo-Skills' vote over the first k samples (first_k)."""
+    k: int
+    estimate: Estimate | None    # None where some problem has fewer than k samples
+    first_k: float | None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """This row in the API's answer: passk.columns.MAJORITY_COLUMNS' JSON keys, in their order."""
+        return json_row(self, MAJORITY_COLUMNS)
+
+    def columns(self, output: str) -> tuple[Column, ...]:
+        """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
+        return shown_in(output, MAJORITY_COLUMNS)
+
+    @property
+    def coverage_note(self) -> str | None:
+        return self.estimate.coverage_note if self.estimate else None
+
+
+class VotingBuys(TypedDict):
+    """What voting over all n samples does that a single sample does not, counted in problems."""
+    right_below_half: int    # the vote is right (score 1) though fewer than half the samples are (pass@1 < 0.5)
+    wrong_from_half: int     # the vote is not right (score 0) though at least half the samples are
+    problems: int
+    sentence: str
+
+
+@dataclass
+class Majority:
+    """maj@k of a benchmark for each k, maj@n, and what voting buys; tie: the rule for a tied vote."""
+    tie: Tie
+    results: list[MajorityRow]
+    at_n: Estimate                    # the vote over all of each problem's samples: maj@n
+    voting_buys: VotingBuys
+    judged_both_ways: list[str] = field(default_factory=list)   # problems where one answer is judged both ways
+
+    def to_json(self) -> dict[str, Any]:
+        """The "majority" object of the benchmark answer."""
+        return {"tie": self.tie, "results": [row.to_json() for row in self.results],
+                "maj_at_n": self.at_n.value, "maj_at_n_se": self.at_n.se,
+                "maj_at_n_ci95": None if self.at_n.ci95 is None else list(self.at_n.ci95),
+                "voting_buys": self.voting_buys, "judged_both_ways": self.judged_both_ways}
+
+
+@dataclass
+class GPassRow:
+    """G-Pass@k_tau and mG-Pass@k at one k (None where some problem has fewer than k samples)."""
+    k: int
+    g_pass: Estimate | None
+    mg_pass: Estimate | None
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """This row in the API's answer: passk.columns.G_PASS_COLUMNS' JSON keys, in their order."""
+        return json_row(self, G_PASS_COLUMNS)
+
+    def columns(self, output: str) -> tuple[Column, ...]:
+        """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
+        return shown_in(output, G_PASS_COLUMNS)
+
+    @property
+    def coverage_note(self) -> str | None:
+        return self.g_pass.coverage_note if self.g_pass else None
+
+
+@dataclass
+class GPass:
+    """G-Pass@k_tau (at least ceil(tau k) of k drawn samples pass) and mG-Pass@k for each k."""
+    tau: float
+    results: list[GPassRow]
+
+    def to_json(self) -> dict[str, Any]:
+        """The "g_pass" object of the benchmark answer."""
+        return {"tau": self.tau, "results": [row.to_json() for row in self.results]}
+
+
+def estimate(values: Floats, weights: Ints | None = None, exact: Fraction | None = None) -> Estimate:
+    """The mean of per-problem values (values[i] held by weights[i] problems, 1 each by default) with its SE,
+    95% interval and note; exact, when given, is the mean's exact value (rounded once)."""
+    weights = np.ones(values.size, dtype=np.int64) if weights is None else weights
+    count = int(weights.sum())
+    mean = float(exact) if exact is not None else math.fsum(np.repeat(values, weights).tolist()) / count
+    se, ci95 = spread_and_interval(values, weights, mean, count)
+    note = population_note(count, *shape(values, weights, mean)) if ci95 else None
+    return Estimate(mean, se, ci95, note)
+
+
+def undefined(k: int, samples: Ints, statistic: str) -> str | None:
+    """Why statistic at k is undefined (some problems have fewer than k samples), or None when it is defined."""
+    short = int(np.count_nonzero(samples < k))
+    if not short:
+        return None
+    return (f"{statistic} is undefined: {plural(short, 'problem')} {'has' if short == 1 else 'have'} fewer than "
+            f"{k:,} samples, and every problem needs n ≥ {k:,}.")
+
+
+def g_pass_table(samples: Ints, correct: Ints, ks: Sequence[int], tau: float) -> GPass:
+    """G-Pass@k_tau and mG-Pass@k over the problems (n_i = samples, c_i = correct) for each k."""
+    threshold(1, tau)   # ValueError for a tau outside (0, 1]
+    pairs, where = distinct_pairs(samples, correct)
+    weights = np.bincount(where, minlength=len(pairs))
+    rows = []
+    for k in ks:
+        reason = undefined(k, samples, f"G-Pass@{k:,}")
+        if reason:
+            rows.append(GPassRow(k, None, None, reason))
+            continue
+        rows.append(GPassRow(k, estimate(estimate_g_pass_at_k(pairs[:, 0], pairs[:, 1], k, tau), weights),
+                             estimate(estimate_mg_pass_at_k(pairs[:, 0], pairs[:, 1], k), weights)))
+    return GPass(tau, rows)
+
+
+def majority_table(task_ids: Sequence[str], votes: Sequence[Sequence[Vote]], ks: Sequence[int],
+                   tie: Tie = "fractional", work: float | None = None) -> Majority:
+    """maj@k for each k, maj@n and what voting buys, from each problem's (answer, verdict) votes.
+
+    work bounds the voting's estimated microseconds (passk.majority.vote_cost; None: no bound): a k that would
+    pass it is left out with a reason, before any of it is computed.
+    """
+    answers = [[answer for answer, _ in problem] for problem in votes]
+    verdicts = [[bool(verdict) for _, verdict in problem] for problem in votes]
+    samples = np.array([len(problem) for problem in votes], dtype=np.int64)
+    rows = []
+    spent = 0.0
+    for k in ks:
+        reason = undefined(k, samples, f"maj@{k:,}")
+        if not reason and work is not None:
+            cost = math.fsum(vote_cost(a, v, k, tie) for a, v in zip(answers, verdicts))
+            spent += cost
+            if spent > work:
+                spent -= cost
+                reason = (f"maj@{k:,} is not computed here: its vote counting would take about {cost / 1e6:.1f} s "
+                          f"for these {plural(len(votes), 'problem')}; the command line computes it "
+                          "(`passk FILES -k ...`).")
+        if reason:
+            rows.append(MajorityRow(k, None, None, reason))
+            continue
+        values = np.array([majority_at_k(a, v, k, tie) for a, v in zip(answers, verdicts)])
+        first = sum((vote_score(a[:k], v[:k], tie) for a, v in zip(answers, verdicts)), Fraction(0))
+        rows.append(MajorityRow(k, estimate(values), float(first / len(votes))))
+    scores = [vote_score(a, v, tie) for a, v in zip(answers, verdicts)]
+    at_n = estimate(np.array([float(score) for score in scores]), exact=sum(scores, Fraction(0)) / len(scores))
+    judged = [task_id for task_id, a, v in zip(task_ids, answers, verdicts) if inconsistent_answers(a, v)]
+    return Majority(tie, rows, at_n, _voting_buys(scores, verdicts), judged)
+
+
+def _voting_buys(scores: Sequence[Fraction], verdicts: Sequence[Sequence[bool]]) -> VotingBuys:
+    """The problems where the vote over all samples is right though fewer than half the samples are, and the
+    other way round."""
+    below = sum(score == 1 and 2 * sum(v) < len(v) for score, v in zip(scores, verdicts))
+    from_half = sum(score == 0 and 2 * sum(v) >= len(v) for score, v in zip(scores, verdicts))
+    problems = len(scores)
+    sentence = (f"Voting over all samples picks a correct answer on {plural(below, 'problem')} "
+                f"({100 * below / problems:.1f}%) where fewer than half the samples are correct (pass@1 < 0.5), "
+                f"and misses on {plural(from_half, 'problem')} ({100 * from_half / problems:.1f}%) where at least "
+                "half are: the answers of the correct samples differ, or the wrong ones agree.")
+    return {"right_below_half": below, "wrong_from_half": from_half, "problems": problems, "sentence": sentence}
