@@ -335,6 +335,8 @@ def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
                 markers.append({"x": round(float(xs[i]), 1), "y": round(float(y_of(values[i])), 1), "css": css,
                                 "title": _point_text(name.replace("k", f"{k:,}"), values[i], intervals[i])})
     points = list(zip(ks.tolist(), curve.pass_at_k, curve.pass_at_k_ci95, curve.pass_hat_k, curve.pass_hat_k_ci95))
+    beside = _beside_markers(summary, n, x_of, y_of)
+    markers += beside
     return KCurveChart(
         width=WIDTH, height=HEIGHT, lines=lines, markers=markers, points=points,
         x_ticks=_x_ticks(n, log_x, x_of, plot),
@@ -342,7 +344,27 @@ def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
                           left),
         axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")),
         log_x=log_x, plot=plot,
-        description=_k_curve_description(summary, points))
+        description=" ".join([_k_curve_description(summary, points), *_beside_description(beside)]))
+
+
+def _beside_markers(summary: benchmark.Summary, n: int, x_of: Callable[[ArrayLike], Floats],
+                    y_of: Callable[[ArrayLike], Floats]) -> list[Marker]:
+    """maj@k (css "majority") and G-Pass@k (css "g-pass") at the chosen ks where the summary has them."""
+    rows = [("majority", f"maj@{row.k:,}", row.k, row.estimate)
+            for row in (summary.majority.results if summary.majority else [])]
+    tau = summary.g_pass.tau if summary.g_pass else None
+    rows += [("g-pass", f"G-Pass@{row.k:,} at τ = {tau:g}", row.k, row.g_pass)
+             for row in (summary.g_pass.results if summary.g_pass else [])]
+    return [{"x": round(float(x_of(k)), 1), "y": round(float(y_of(estimate.value)), 1), "css": css,
+             "title": _point_text(name, estimate.value, estimate.ci95)}
+            for css, name, k, estimate in rows if estimate is not None and k <= n]
+
+
+def _beside_description(markers: list[Marker]) -> list[str]:
+    """The maj@k and G-Pass@k points, in words."""
+    return [f"{label}: {'; '.join(marker['title'] for marker in markers if marker['css'] == css)}."
+            for css, label in (("majority", "Majority vote (dots in green)"), ("g-pass", "G-Pass@k (open dots)"))
+            if any(marker["css"] == css for marker in markers)]
 
 
 def _curve_line(name: str, css: str, band_css: str, xs: Floats, ys: Floats, intervals: Sequence[Interval | None],

@@ -120,3 +120,15 @@ def test_the_vote_work_limit_is_reported_not_exceeded(client, monkeypatch):
     assert majority["results"][0]["maj_at_k"] is None
     assert "the command line computes it" in majority["results"][0]["reason"]
     assert json.dumps(majority)   # the reason and nulls are plain JSON
+
+
+def test_the_curve_over_k_marks_maj_at_k_and_g_pass_at_the_chosen_ks(client):
+    html = post(client, "/benchmark", k="1,3", tau="0.5").get_data(as_text=True)
+    chart = html.split('id="k-curve"', 1)[1].split("</figure>", 1)[0]
+    majority = re.findall(r'class="marker marker-majority"[^>]*><title>([^<]+)</title>', chart)
+    g_pass = re.findall(r'class="marker marker-g-pass"[^>]*><title>([^<]+)</title>', chart)
+    assert [unescape(title).split(" (")[0] for title in majority] == ["maj@1: 71.43%", "maj@3: 76.19%"]
+    assert [unescape(title).split(" (")[0] for title in g_pass] == ["G-Pass@1 at τ = 0.5: 71.43%",
+                                                                    "G-Pass@3 at τ = 0.5: 71.43%"]
+    assert "green dots maj@k, open dots G-Pass@k" in chart
+    assert "Majority vote (dots in green): maj@1: 71.43%" in unescape(chart)
