@@ -291,13 +291,13 @@ def report_from_json_body(data: bytes | None) -> Report:
     beside = json_beside(body)
     limits.check_cells(len(parsed.problems), ks)
     limits.check_distinct(distinct_pairs(parsed.problems), ks)
-    return Report(summarize(parsed.problems, ks, warnings=parsed.warnings, tau=beside.tau), "json",
-                  planning=json_planning(body))
+    return Report(summarize(parsed.problems, ks, warnings=parsed.warnings, tau=beside.tau, tie=beside.tie,
+                            vote_work=limits.LIMITS.vote_work), "json", planning=json_planning(body))
 
 
 def json_beside(body: JSON) -> Beside:
-    """What the JSON body asks beside pass@k: "tau", a number in (0, 1] for G-Pass@k (its problems carry no
-    answers, so "tie" has nothing to vote on and is only checked)."""
+    """What the JSON body asks beside pass@k: "tau", a number in (0, 1] for G-Pass@k, and "tie", maj@k's rule
+    for a tied vote when its problems carry "answers"."""
     tau, tie = (body.get("tau"), body.get("tie")) if isinstance(body, dict) else (None, None)
     if tau is not None and (isinstance(tau, bool) or not isinstance(tau, (int, float))):
         raise FormatError('"tau" must be a JSON number above 0 and at most 1, like 0.5.')

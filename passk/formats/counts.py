@@ -2,11 +2,12 @@
 
 `[{"task_id", "n", "c"}]`, `[{"task_id", "samples": [true, false]}]` or
 `[{"task_id", "passed"}]`, as a list or under `{"problems": [...]}`. Counts are
-JSON numbers with whole values; strings are refused.
+JSON numbers with whole values; strings are refused. Beside "samples", an
+"answers" list (each sample's extracted answer, null for none) gives maj@k.
 """
 
 from passk.formats._core import FormatError, add_sample, append, count, field, passed_flags, problem, show, tallied, task_id_of
-from passk.formats._core import JSON, Problem, Tally
+from passk.formats._core import JSON, Problem, Tally, answer_of
 from passk.formats.registry import document_readers, register
 
 NAME = "json"
@@ -63,14 +64,34 @@ def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
 
 
 def _json_problem(item: JSON, path: str) -> Problem:
-    """One JSON problem: {"task_id", "n", "c"} or {"task_id", "samples": [bools]}."""
+    """One JSON problem: {"task_id", "n", "c"} or {"task_id", "samples": [bools]}, with "answers" (each sample's
+    extracted answer, null for none) beside "samples" for majority voting."""
     task_id = task_id_of(field(item, "task_id", f"At {path}"), f"At {path}.task_id")
     if "samples" in item:
         n, c = passed_flags(item["samples"], f"At {path}.samples")
+        if "answers" in item:
+            return _voted(task_id, item["samples"], item["answers"], path)
+    elif "answers" in item:
+        raise FormatError(f'At {path}: "answers" needs "samples" beside it, each answer\'s verdict in the same order.')
     else:
         n = count(field(item, "n", f"At {path}"), "n", f"At {path}.n")
         c = count(field(item, "c", f"At {path}"), "c", f"At {path}.c")
     return problem(task_id, n, c, f"At {path}")
+
+
+def _voted(task_id: str, samples: list[bool], answers: JSON, path: str) -> Problem:
+    """A problem of samples with their extracted answers: one answer (a string, a number or null) per sample."""
+    if not isinstance(answers, list) or len(answers) != len(samples):
+        got = f"{len(answers):,} answers" if isinstance(answers, list) else show(answers)
+        raise FormatError(f'At {path}.answers: expected a list of one answer per sample ({len(samples):,}), null for '
+                          f"none; got {got}.")
+    for index, answer in enumerate(answers):
+        if isinstance(answer, (list, dict)):
+            raise FormatError(f"At {path}.answers[{index}]: an answer is a string, a number or null; "
+                              f"got {show(answer)}.")
+    votes = tuple((answer_of(answer), verdict) for answer, verdict in zip(answers, samples))
+    found = problem(task_id, len(samples), sum(samples), f"At {path}")
+    return Problem(found.task_id, found.n, found.c, votes)
 
 
 def _json_samples(items: list[JSON], path: str, limit: int | None) -> list[Problem]:

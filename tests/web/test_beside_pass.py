@@ -132,3 +132,26 @@ def test_the_curve_over_k_marks_maj_at_k_and_g_pass_at_the_chosen_ks(client):
                                                                     "G-Pass@3 at τ = 0.5: 71.43%"]
     assert "green dots maj@k, open dots G-Pass@k" in chart
     assert "Majority vote (dots in green): maj@1: 71.43%" in unescape(chart)
+
+
+def test_the_json_body_votes_with_answers_beside_samples(client):
+    problems = [{"task_id": "a", "samples": [True, True, False, False], "answers": ["7", "7", "5", None]},
+                {"task_id": "b", "samples": [False, True, False], "answers": [3, 4, 3]}]
+    body = client.post("/api/v1/benchmark", json={"problems": problems, "k": [2, 3]}).get_json()
+    # a's 6 pairs: 7+7, 7+null (twice) score 1, 7+5 (twice) tie at 1/2, 5+null 0: 2/3;
+    # b's 3 pairs: 3+4 (twice) tie at 1/2, 3+3 scores 0: 1/3
+    [two, three] = body["majority"]["results"]
+    assert two["maj_at_k"] == (Fraction(2, 3) + Fraction(1, 3)) / 2
+    assert three["reason"].startswith("maj@3 is undefined")
+    wrong = client.post("/api/v1/benchmark", json={"problems": problems, "k": [2], "tie": "wrong"}).get_json()
+    assert wrong["majority"]["tie"] == "wrong"
+
+
+@pytest.mark.parametrize("problem, message", [
+    ({"task_id": "a", "samples": [True], "answers": ["7", "8"]}, "expected a list of one answer per sample (1)"),
+    ({"task_id": "a", "samples": [True], "answers": [["7"]]}, "an answer is a string, a number or null"),
+    ({"task_id": "a", "n": 1, "c": 1, "answers": ["7"]}, '"answers" needs "samples" beside it'),
+])
+def test_bad_answers_in_the_json_body_are_named(client, problem, message):
+    response = client.post("/api/v1/benchmark", json={"problems": [problem], "k": [1]})
+    assert response.status_code == 400 and message in response.get_json()["error"]
