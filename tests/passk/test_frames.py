@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import passk
+import passk.frames
 from passk.benchmark import summarize
 from passk.formats import FormatError, Problem
 from passk.frames import DUCKDB, frame_problems, from_frame, reduce_dask, reduce_log, votes_from_frame
@@ -63,9 +64,11 @@ def test_the_counts_are_those_of_the_rows(rows, library, kind):
     assert counts(frame_problems(frame, "task", "correct")) == oracle(tasks, verdicts)
 
 
-def test_integer_task_ids_are_named_as_text():
+def test_integer_task_ids_are_named_as_text_and_unused_categories_are_no_problems():
     problems = frame_problems(pd.DataFrame({"task": [7, 7, 3], "correct": [1, 0, 1]}), "task", "correct")
     assert counts(problems) == [("7", 2, 1), ("3", 1, 1)]
+    categories = pd.DataFrame({"task": pd.Categorical(["a", "a"], categories=["a", "unused"]), "correct": [1, 0]})
+    assert counts(frame_problems(categories, "task", "correct")) == [("a", 2, 1)]
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
@@ -201,6 +204,11 @@ def test_importing_passk_imports_no_frame_library():
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
     assert completed.stdout == "[]\n"
     assert passk.from_frame is from_frame
+
+
+def test_the_docstring_examples_run():
+    results = doctest.testmod(passk.frames)
+    assert results.failed == 0 and results.attempted >= 3
 
 
 def test_the_examples_of_docs_frames_md_run(tmp_path, monkeypatch):
