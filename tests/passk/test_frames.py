@@ -206,6 +206,27 @@ def test_importing_passk_imports_no_frame_library():
     assert passk.from_frame is from_frame
 
 
+def test_every_module_imports_and_text_is_read_without_the_optional_packages():
+    script = """
+import pkgutil, sys
+for name in ("pyarrow", "pandas", "polars", "duckdb", "dask", "distributed"):
+    sys.modules[name] = None   # import pyarrow now raises ImportError, as in the base install
+import passk
+for module in pkgutil.walk_packages(passk.__path__, "passk."):
+    __import__(module.name)
+from passk.formats import FormatError, read_problems
+assert [(p.n, p.c) for p in read_problems("10 3\\n").problems] == [(10, 3)]
+try:
+    read_problems(b"PAR1" + bytes(100))
+except FormatError as error:
+    print(error)
+"""
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == 'Reading a Parquet file (lighteval details) needs pyarrow, which is not installed: ' \
+                               'pip install "passk[parquet]".\n'
+
+
 def test_the_docstring_examples_run():
     results = doctest.testmod(passk.frames)
     assert results.failed == 0 and results.attempted >= 3
