@@ -159,9 +159,10 @@ def reduce_dask(frame: Any, task: str, correct: str) -> list[Problem]:
 
 def _library(frame: Any) -> str:
     """"pandas" or "polars", by the module of the frame's class; anything else is refused."""
-    module = type(frame).__module__.partition(".")[0]
-    if module not in ("pandas", "polars") or not hasattr(frame, "columns"):
-        raise TypeError(f"from_frame needs a pandas or polars DataFrame; got {type(frame).__name__}.")
+    module, kind = type(frame).__module__.partition(".")[0], type(frame).__name__
+    if module not in ("pandas", "polars") or kind != "DataFrame":
+        hint = " (collect() it, or write it to Parquet for reduce_log)" if kind == "LazyFrame" else ""
+        raise TypeError(f"from_frame needs a pandas or polars DataFrame; got {kind}{hint}.")
     return module
 
 

@@ -95,6 +95,8 @@ def test_errors_name_the_column_and_the_rows(library, columns, names, message):
 def test_anything_but_a_pandas_or_polars_frame_is_refused():
     with pytest.raises(TypeError, match="from_frame needs a pandas or polars DataFrame; got dict."):
         from_frame(SAMPLES, task="task", correct="correct")
+    with pytest.raises(TypeError, match=r"got LazyFrame \(collect\(\) it, or write it to Parquet for reduce_log\)."):
+        from_frame(pl.LazyFrame(SAMPLES), task="task", correct="correct")
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
