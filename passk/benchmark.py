@@ -219,9 +219,10 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
 
 
 def _majority(problems: list[ProblemCounts], ks: list[int], tie: Tie, work: float | None) -> Majority | None:
-    """metrics.majority_table of the problems when each carries a vote for each of its samples, else None."""
+    """metrics.majority_table of the problems when each carries a vote for each of its samples and some has two
+    samples or more (with one sample each, maj@1 is pass@1 of the samples with an answer), else None."""
     votes = [getattr(problem, "votes", None) for problem in problems]
-    if not all(problem_votes and len(problem_votes) == problem.n for problem_votes, problem in zip(votes, problems)):
+    if max(problem.n for problem in problems) < 2 or not all(problem_votes and len(problem_votes) == problem.n for problem_votes, problem in zip(votes, problems)):
         return None
     return majority_table([problem.task_id for problem in problems], cast(list[tuple[Vote, ...]], votes), ks, tie,
                           work)

@@ -6,12 +6,14 @@ so a file of several filters holds several runs; one is read, chosen as EvalPlus
 by default the first in the file. The verdict is the value of the line's first metric (`metrics[0]`, such
 as "exact_match" or "acc"): 1 (or true) passes, 0 fails; a list of them, one per response, is a sample each.
 With `repeats` > 1 lm-eval reduces a document's responses to one answer per filter (maj@k, take_first):
-such a line holds an aggregate, not a verdict per response, and is refused.
+such a line holds an aggregate, not a verdict per response, and is refused. Each response's extracted
+answer ("filtered_resps") is kept as its vote for maj@k when every line has one per response.
 """
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 
-from passk.formats._core import JSON, FormatError, Problem, Tally, field, show, tallied, task_id_of
+from passk.formats._core import (JSON, FormatError, Problem, Tally, Vote, answer_of, field, show, tallied,
+                                task_id_of)
 from passk.formats._input import json_lines
 from passk.formats.evalplus import SUITES
 from passk.formats.registry import register
@@ -34,6 +36,7 @@ def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
 def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[list[Problem], list[str]]:
     """(problems, warnings) of the filter named suite; "base" or "plus" (no choice made) read the first filter."""
     tally: Tally = {}
+    votes: dict[str, list[Vote]] | None = {}   # each document's (answer, verdict) per response, while all have them
     filters: list[str] = []
     chosen = None if suite in SUITES else suite
     for number, sample in json_lines(chunks):
@@ -44,7 +47,12 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
         if chosen is None:
             chosen = name
         if name == chosen:
-            _count(tally, sample, name, where, limit)
+            verdicts = _count(tally, sample, name, where, limit)
+            answers = _answers(sample, len(verdicts))
+            if votes is not None and answers is not None:
+                votes.setdefault(str(sample["doc_id"]), []).extend(zip(answers, verdicts))
+            else:
+                votes = None
     if chosen not in filters:
         raise FormatError(f"The file has no lm-eval filter {show(chosen)}; its filters: {_named(filters)}.")
     warnings = []
@@ -53,7 +61,11 @@ def read_run(chunks: Iterable[bytes], suite: str, limit: int | None) -> tuple[li
         warnings.append(f"The file holds {len(filters)} lm-eval filters, each a run; this is filter {show(chosen)}. "
                         f"The other{'s' if len(others) > 1 else ''}: {_named(others)}; choose one with the suite "
                         "choice (suite=, --suite).")
-    return tallied(tally), warnings
+    problems = tallied(tally)
+    if votes is not None:
+        problems = [Problem(problem.task_id, problem.n, problem.c, tuple(votes[problem.task_id]))
+                    for problem in problems]
+    return problems, warnings
 
 
 def _filter_of(sample: JSON, where: str) -> str:
@@ -64,8 +76,8 @@ def _filter_of(sample: JSON, where: str) -> str:
     return name
 
 
-def _count(tally: Tally, sample: JSON, name: str, where: str, limit: int | None) -> None:
-    """Add the verdicts of one line (one document, one filter) to tally."""
+def _count(tally: Tally, sample: JSON, name: str, where: str, limit: int | None) -> list[bool]:
+    """Add the verdicts of one line (one document, one filter) to tally, and return them."""
     doc_id = task_id_of(field(sample, "doc_id", where), where)
     verdicts = _verdicts(sample, name, where)
     counts = tally.get(doc_id)
@@ -75,6 +87,20 @@ def _count(tally: Tally, sample: JSON, name: str, where: str, limit: int | None)
         counts = tally[doc_id] = [0, 0]
     counts[0] += len(verdicts)
     counts[1] += sum(verdicts)
+    return verdicts
+
+
+def _answers(sample: JSON, responses: int) -> list[Hashable] | None:
+    """The filter's extracted answer of each response ("filtered_resps", [[a, b, c]] or [a, b, c]), or None when
+    the line has not one plain answer per response."""
+    answers = sample.get("filtered_resps")
+    if isinstance(answers, list) and len(answers) == 1 and isinstance(answers[0], list):
+        answers = answers[0]
+    if not isinstance(answers, list) or len(answers) != responses:
+        return None
+    if any(isinstance(answer, (list, dict)) for answer in answers):
+        return None
+    return [answer_of(answer) for answer in answers]
 
 
 def _verdicts(sample: JSON, name: str, where: str) -> list[bool]:

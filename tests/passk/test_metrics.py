@@ -59,6 +59,9 @@ def voted_problems(draw, most_samples=7, most_problems=6):
 def test_maj_at_k_is_the_mean_over_problems_of_every_k_subset_vote(problems, tie):
     ks = list(range(1, 8))
     majority = summarize(problems, ks, tie=tie).majority
+    if max(problem.n for problem in problems) == 1:   # maj@1 of one sample each would repeat pass@1
+        assert majority is None
+        return
     assert majority is not None and majority.tie == tie
     fewest = min(problem.n for problem in problems)
     for row in majority.results:

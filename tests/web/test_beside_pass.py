@@ -137,12 +137,12 @@ def test_the_curve_over_k_marks_maj_at_k_and_g_pass_at_the_chosen_ks(client):
 def test_the_json_body_votes_with_answers_beside_samples(client):
     problems = [{"task_id": "a", "samples": [True, True, False, False], "answers": ["7", "7", "5", None]},
                 {"task_id": "b", "samples": [False, True, False], "answers": [3, 4, 3]}]
-    body = client.post("/api/v1/benchmark", json={"problems": problems, "k": [2, 3]}).get_json()
+    body = client.post("/api/v1/benchmark", json={"problems": problems, "k": [2, 4]}).get_json()
     # a's 6 pairs: 7+7, 7+null (twice) score 1, 7+5 (twice) tie at 1/2, 5+null 0: 2/3;
     # b's 3 pairs: 3+4 (twice) tie at 1/2, 3+3 scores 0: 1/3
-    [two, three] = body["majority"]["results"]
+    [two, four] = body["majority"]["results"]
     assert two["maj_at_k"] == (Fraction(2, 3) + Fraction(1, 3)) / 2
-    assert three["reason"].startswith("maj@3 is undefined")
+    assert four["maj_at_k"] is None and four["reason"].startswith("maj@4 is undefined: 1 problem has fewer than 4")
     wrong = client.post("/api/v1/benchmark", json={"problems": problems, "k": [2], "tie": "wrong"}).get_json()
     assert wrong["majority"]["tie"] == "wrong"
 

@@ -9,10 +9,11 @@ import json
 import pytest
 
 from passk.__main__ import main
+from passk.benchmark import summarize
 from passk.formats import FORMAT_NAMES, FORMATS, FormatError, read_files, read_problems
 from passk.formats import nemoskills
 from passk.formats.detect import detect_format
-from where import FIXTURES
+from where import FIXTURES, REALDATA
 
 SEEDS = [FIXTURES / "nemoskills" / f"output-rs{seed}.jsonl" for seed in range(3)]
 
@@ -161,3 +162,19 @@ def test_more_problems_than_the_limit_are_refused():
     assert len(read_problems(content, fmt="nemoskills", max_problems=3).problems) == 3
     with pytest.raises(FormatError, match="more than 2 problems"):
         read_problems(content, fmt="nemoskills", max_problems=2)
+
+
+def test_lm_eval_responses_carry_their_extracted_answers_as_votes():
+    parsed = read_problems((FIXTURES / "lmeval" / "samples_per-response_2025-01-01T00-00-00.000000.jsonl").read_bytes())
+    assert [problem.votes for problem in parsed.problems][:2] == [
+        (("18", True), ("17", False), ("18", True)), (("1", False), ("2", False), ("3", False))]
+    majority = summarize(parsed.problems, [2]).majority
+    assert majority is not None and majority.results[0].first_k is not None
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
+def test_one_response_a_document_gives_no_majority_table():
+    name = "lmeval__pmemoli_Data-Science-Thesis__samples_gsm8k_2025-08-07T11-42-40.066002.jsonl"
+    parsed = read_problems((REALDATA / name).read_bytes(), filename=name)
+    assert all(problem.votes is not None for problem in parsed.problems)
+    assert summarize(parsed.problems, [1]).majority is None   # maj@1 would repeat pass@1 of the answered samples
