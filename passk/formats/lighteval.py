@@ -7,7 +7,8 @@ DetailsLogger.Detail with the columns in sorted order. lighteval 0.11 and later 
 one generation per sample, ...) and `metric` ({metric name: value}). lighteval 0.8 to 0.10 wrote `example`,
 `predictions`, ..., `metrics` ({metric name: value}, a struct too) and no id; before 0.8 every column was
 written as Python's str() of its value, `metrics` as "{'acc': 1}". A problem is named by its `doc.id`, else by
-its row ("row 3").
+its row ("row 3"); each row is a problem of its own (lighteval numbers the documents of each split from 0, so
+a task of two splits repeats ids, which passk then warns about).
 
 The file holds a value per document for each metric; which metrics give samples:
 - `pass@k:k=1&n=16` (0.11+; any prefix, such as `math_pass@k`, and parameters in any order) and
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from passk.formats._core import JSON, FormatError, Problem, Tally, show, tallied, task_id_of
+from passk.formats._core import JSON, FormatError, Problem, append, show, task_id_of
 from passk.formats.evalplus import SUITES
 from passk.formats.registry import register
 from passk.limits import LARGER_RUNS, LIMITS, Budget, TooLarge, size, too_many_problems
@@ -88,12 +89,12 @@ def _read(details: Any, suite: str, limit: int | None, budget: Budget | None) ->
     chosen = _chosen(metrics, None if suite in SUITES else suite)
     if layout != "str":
         _spend(details, [path for path in (id_path, f"{layout}.{chosen.name}") if path], budget)
-    tally: Tally = {}
+    problems: list[Problem] = []
     values = _text_values(details, chosen.name) if layout == "str" else \
         _struct_values(details, layout, chosen.name, id_path)
     for row, (task_id, value) in enumerate(values, 1):
-        _count(tally, task_id or f"row {row}", value, chosen, f"Row {row}", limit)
-    return tallied(tally), _warnings(metrics, chosen), f"{SOURCE}, {LAYOUTS[layout]}"
+        append(problems, _problem(task_id or f"row {row}", value, chosen, f"Row {row}"), limit)
+    return problems, _warnings(metrics, chosen), f"{SOURCE}, {LAYOUTS[layout]}"
 
 
 def _pyarrow_parquet() -> Any:
@@ -298,22 +299,15 @@ def _chosen(metrics: list[Metric], name: str | None) -> Metric:
     return chosen
 
 
-def _count(tally: Tally, task_id: str, value: JSON, metric: Metric, where: str, limit: int | None) -> None:
-    """Add a row's samples (metric.samples of them, value × samples passed) to its problem's tally."""
+def _problem(task_id: str, value: JSON, metric: Metric, where: str) -> Problem:
+    """A row's problem: metric.samples samples, value × samples of them passed."""
     samples = metric.samples or 1
     passed = value * samples if isinstance(value, (int, float)) and 0 <= value <= 1 else None
     if passed is None or abs(passed - round(passed)) > 1e-9 * samples:
         rule = "1 or 0 (true or false), a sample's verdict" if samples == 1 else \
             f"c/{samples}, the share of its {samples} samples that passed"
         raise FormatError(f'{where}: metric "{metric.name}" must be {rule}; got {show(value)}.')
-    task_id = task_id_of(task_id, where)
-    counts = tally.get(task_id)
-    if counts is None:
-        if limit is not None and len(tally) >= limit:
-            raise FormatError(too_many_problems(limit))
-        counts = tally[task_id] = [0, 0]
-    counts[0] += samples
-    counts[1] += round(passed)
+    return Problem(task_id_of(task_id, where), samples, round(passed))
 
 
 def _warnings(metrics: list[Metric], chosen: Metric) -> list[str]:

@@ -223,3 +223,9 @@ def test_a_damaged_file_is_read_or_refused_in_one_sentence(path, data):
         assert str(error).endswith(".")
     else:
         assert all(0 <= problem.c <= problem.n for problem in parsed.problems)
+
+
+def test_each_row_is_a_problem_even_when_two_splits_repeat_an_id():
+    parsed = read_problems(parquet(new_rows([0.5, 1.0, 0.25], ids=["0", "1", "0"])))
+    assert counts(parsed) == [("0", 4, 2), ("1", 4, 4), ("0", 4, 1)]
+    assert parsed.warnings == ['1 task id appears more than once and each row was kept as its own problem: "0".']
