@@ -203,11 +203,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     jobs = [(name, count, n, args.draws) for name in SCENARIOS for count in PROBLEMS for n in SAMPLES]
+    rows = []
     with ProcessPoolExecutor(args.workers) as pool:
-        rows = list(pool.map(scenario, jobs))
-    for name, count, n, tally, crossing_k, seconds in rows:
-        print(f"{name:32} P={count:4} n={n:3}  band {share(tally.band, tally.draws):>6}  "
-              f"pointwise {share(tally.pointwise, tally.draws):>6}  {seconds:.0f} s", file=sys.stderr)
+        for row in pool.map(scenario, jobs):   # in order, each as soon as it and those before it are done
+            rows.append(row)
+            name, count, n, tally, _, seconds = row
+            print(f"{name:32} P={count:4} n={n:3}  band {share(tally.band, tally.draws):>6}  "
+                  f"pointwise {share(tally.pointwise, tally.draws):>6}  {seconds:.0f} s", file=sys.stderr, flush=True)
     section = report(rows, args.draws, sum(row[-1] for row in rows))
     write_section(section, args.out)
     print(section)
