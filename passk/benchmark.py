@@ -115,6 +115,11 @@ class KResult:
         """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
         return shown_in(output, RESULT_COLUMNS)
 
+    @property
+    def defined(self) -> bool:
+        """False where some problem has fewer than k samples (reason says which)."""
+        return self.pass_at_k is not None
+
 
 @dataclass
 class Summary:

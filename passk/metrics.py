@@ -42,25 +42,45 @@ class Estimate:
     coverage_note: str | None = None
 
 
+class _Row:
+    """A row beside pass@k's at one k: its JSON (the columns' keys) and the columns a table shows."""
+    COLUMNS: tuple[Column, ...]
+    reason: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """This row in the API's answer: its COLUMNS' JSON keys, in their order."""
+        return json_row(self, self.COLUMNS)
+
+    def columns(self, output: str) -> tuple[Column, ...]:
+        """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
+        return shown_in(output, self.COLUMNS)
+
+    @property
+    def defined(self) -> bool:
+        """False where some problem has fewer than k samples, or the k was left out (reason says why)."""
+        return self.main is not None
+
+    @property
+    def main(self) -> Estimate | None:
+        raise NotImplementedError
+
+    @property
+    def coverage_note(self) -> str | None:
+        return self.main.coverage_note if self.main else None
+
+
 @dataclass
-class MajorityRow:
+class MajorityRow(_Row):
     """maj@k at one k: over every k-subset (estimate), and NeMo-Skills' vote over the first k samples (first_k)."""
     k: int
     estimate: Estimate | None    # None where some problem has fewer than k samples
     first_k: float | None
     reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """This row in the API's answer: passk.columns.MAJORITY_COLUMNS' JSON keys, in their order."""
-        return json_row(self, MAJORITY_COLUMNS)
-
-    def columns(self, output: str) -> tuple[Column, ...]:
-        """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
-        return shown_in(output, MAJORITY_COLUMNS)
+    COLUMNS = MAJORITY_COLUMNS
 
     @property
-    def coverage_note(self) -> str | None:
-        return self.estimate.coverage_note if self.estimate else None
+    def main(self) -> Estimate | None:
+        return self.estimate
 
 
 class VotingBuys(TypedDict):
@@ -89,24 +109,17 @@ class Majority:
 
 
 @dataclass
-class GPassRow:
+class GPassRow(_Row):
     """G-Pass@k_tau and mG-Pass@k at one k (None where some problem has fewer than k samples)."""
     k: int
     g_pass: Estimate | None
     mg_pass: Estimate | None
     reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """This row in the API's answer: passk.columns.G_PASS_COLUMNS' JSON keys, in their order."""
-        return json_row(self, G_PASS_COLUMNS)
-
-    def columns(self, output: str) -> tuple[Column, ...]:
-        """The columns the output shows (passk.columns), for the templates, which reach them through a row."""
-        return shown_in(output, G_PASS_COLUMNS)
+    COLUMNS = G_PASS_COLUMNS
 
     @property
-    def coverage_note(self) -> str | None:
-        return self.g_pass.coverage_note if self.g_pass else None
+    def main(self) -> Estimate | None:
+        return self.g_pass
 
 
 @dataclass
