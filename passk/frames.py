@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from passk.benchmark import DEFAULT_KS, Summary, summarize
-from passk.formats._core import FormatError, Problem
+from passk.formats._core import FormatError, Problem, answer_of
+from passk.majority import Tie
 
 NAMED = 5   # rows or problems a message names before "and N more"
 MEMORY_LIMIT = "1GB"   # what DuckDB may hold while it reduces a log; past it, it spills to disk
@@ -29,7 +30,7 @@ DUCKDB = 'Reducing a log needs DuckDB, which is not installed: pip install "pass
 
 
 def from_frame(frame: Any, task: str, correct: str, answer: str | None = None,
-               ks: Iterable[int] = DEFAULT_KS) -> Summary:
+               ks: Iterable[int] = DEFAULT_KS, tau: float | None = None, tie: Tie = "fractional") -> Summary:
     """pass@k over the problems of a pandas or polars DataFrame of one row per sample.
 
     Parameters
@@ -41,10 +42,12 @@ def from_frame(frame: Any, task: str, correct: str, answer: str | None = None,
     correct : str
         The column that says whether the sample passed: booleans, or integers or floats 0 and 1.
     answer : str, optional
-        The column of each sample's extracted answer; checked to exist here, its votes are
-        votes_from_frame's.
+        The column of each sample's extracted answer (null: no answer): the Summary then has maj@k
+        (Summary.majority), each sample voting with its answer (votes_from_frame).
     ks : iterable of int
         The k values, as for passk.benchmark.summarize.
+    tau, tie : optional
+        G-Pass@k's share (Summary.g_pass) and maj@k's rule for a tied vote, as for summarize.
 
     Returns
     -------
@@ -64,13 +67,19 @@ def from_frame(frame: Any, task: str, correct: str, answer: str | None = None,
     >>> from_frame(samples, task="task", correct="correct", ks=[1]).results[0].pass_at_k
     0.25
     """
-    return summarize(frame_problems(frame, task, correct, answer), ks)
+    return summarize(frame_problems(frame, task, correct, answer), ks, tau=tau, tie=tie)
 
 
 def frame_problems(frame: Any, task: str, correct: str, answer: str | None = None) -> list[Problem]:
-    """The per-problem counts of a pandas or polars DataFrame of one row per sample (see from_frame)."""
+    """The per-problem counts of a pandas or polars DataFrame of one row per sample (see from_frame), with each
+    sample's vote when answer names a column."""
+    if answer is not None:
+        votes = votes_from_frame(frame, task, correct, answer)
+        return [Problem(name, len(pairs), sum(verdict for _, verdict in pairs),
+                        tuple((answer_of(vote), verdict) for vote, verdict in pairs))
+                for name, pairs in votes.items()]
     library = _library(frame)
-    _check_columns(frame, [task, correct] + ([answer] if answer is not None else []))
+    _check_columns(frame, [task, correct])
     if library == "polars":
         import polars as pl
         _check_polars(frame, task, correct)

@@ -109,6 +109,20 @@ def test_votes_are_each_problems_answer_and_verdict_pairs_in_row_order(library):
         from_frame(frame, task="task", correct="correct", answer="extracted")
 
 
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_a_frame_with_answers_gives_maj_at_k_as_its_votes_do(library):
+    frame = LIBRARIES[library]({**SAMPLES, "answer": ["4", "5", "4", "1", None, "2", "9"]})
+    summary = from_frame(frame, task="task", correct="correct", answer="answer", ks=[1], tau=0.5, tie="wrong")
+    votes = [Problem(name, len(pairs), sum(v for _, v in pairs), tuple(pairs))
+             for name, pairs in votes_from_frame(frame, "task", "correct", "answer").items()]
+    assert summary.majority == summarize(votes, [1], tie="wrong").majority
+    # maj@1 = the share of samples with an answer that are correct: a 2/3, b 1/3, c 1
+    assert summary.majority.results[0].estimate.value == float((Fraction(2, 3) + Fraction(1, 3) + 1) / 3)
+    assert summary.majority.tie == "wrong" and summary.g_pass.tau == 0.5
+    assert [(p.n, p.c) for p in summary.problems] == [(p.n, p.c) for p in from_frame(frame, "task", "correct",
+                                                                                    ks=[1]).problems]
+
+
 def test_a_nan_answer_does_not_vote():
     frame = pd.DataFrame({"task": ["a", "a"], "correct": [True, False], "answer": [1.0, float("nan")]})
     assert votes_from_frame(frame, "task", "correct", "answer") == {"a": [(1.0, True), (None, False)]}
