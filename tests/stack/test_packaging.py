@@ -25,7 +25,7 @@ import passk.estimator
 from passk import estimate_pass_at_k, pass_at_k
 from where import ROOT
 
-WEB = {"flask", "werkzeug", "jinja2", "gunicorn"}
+WEB = {"flask", "werkzeug", "jinja2", "gunicorn", "pyarrow"}
 SITE_MODULES = ("flask", "werkzeug", "jinja2", "gunicorn", "markupsafe", "itsdangerous", "click", "blinker")
 
 
