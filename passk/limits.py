@@ -45,8 +45,9 @@ class Limits:
     header_bytes: int = limit(8 * KiB, "The request line (the address) and each header; nginx's "
                                        "large_client_header_buffers refuses longer ones.")
     # What a request's files may unpack and parse to
-    unpacked_bytes: int = limit(256 * MiB, "Unpacked from gzip and zip in one request, all its files together "
-                                           "(and from any one gzip file or .eval archive, on the command line too).")
+    unpacked_bytes: int = limit(256 * MiB, "Unpacked from gzip, zip and Parquet (the columns read) in one request, "
+                                           "all its files together (and from any one gzip file or .eval archive, "
+                                           "on the command line too).")
     document_bytes: int = limit(64 * MiB, "One JSON document (a file, an archive member), unpacked.")
     json_tokens: int = limit(3_000_000, "JSON tokens read in one request (keys, values, brackets; a kept string "
                                         "one more per 32 characters), all its files together.")
