@@ -336,11 +336,13 @@ CASES = {
                                files=[("file_a", "a.csv", counts_csv(100_000)),
                                       ("file_b", "b.csv", counts_csv(100_000, "problem {}"))])),
     "rank-12x25k": (
-        "POST /api/v1/compare, 12 runs of 25,000 tasks (the 300,000-cell limit), k = 1, difference = 1", "200",
+        "POST /api/v1/compare, 12 runs of 25,000 tasks (the 300,000-cell limit), k = 1, difference = 1; each task its "
+        "own n, so refused since issue 17 (sample_counts)", "400",
         lambda: post_multipart("/api/v1/compare", fields=[("k", "1"), ("difference", "1")],
                                files=[("run", f"run{run}.csv", run_counts(25_000, run)) for run in range(12)])),
     "rank-page-12x8k-3ks": (
-        "POST /compare, runs A, B and 10 more of 8,333 tasks, k = 1,10,100, difference = 1", "200",
+        "POST /compare, runs A, B and 10 more of 8,333 tasks, k = 1,10,100, difference = 1; each task its own n, so "
+        "refused since issue 17 (sample_counts)", "400",
         lambda: post_multipart("/compare", fields=[("k", "1,10,100"), ("difference", "1")],
                                files=[("file_a", "a.csv", run_counts(8_333, 0)), ("file_b", "b.csv", run_counts(8_333, 1))]
                                + [("run", f"run{run}.csv", run_counts(8_333, run)) for run in range(2, 12)])),
@@ -555,7 +557,8 @@ ISSUE_15 = {
         "POST /compare, runs A, B and 10 more of 1,000 tasks, k = 1…20, difference = 0.001", "200",
         lambda: ranking("/compare", 1000, TWENTY_SMALL_KS, "0.001")),
     "rank-api-12x25k": (
-        "POST /api/v1/compare, 12 runs × 25,000 tasks (300,000 cells), k = 1, difference = 0.001", "200",
+        "POST /api/v1/compare, 12 runs × 25,000 tasks (300,000 cells), k = 1, difference = 0.001; each task its own "
+        "n, so refused since issue 17 (sample_counts)", "400",
         lambda: ranking("/api/v1/compare", 25_000, "1", "0.001")),
 }
 # Issue 17: one file of many models ranked, and the ranking's cost bound (ranked_cells = pairs × k values ×
@@ -575,21 +578,30 @@ ISSUE_17 = {
         "POST /api/v1/compare, the same file, k = 1…20 (refused: 7,827,680)", "400",
         lambda: post_multipart("/api/v1/compare", fields=[("k", TWENTY_SMALL_KS)],
                                files=[("run", ARENA.name, arena())])),
-    "rank-api-32x1-6ks": (
-        "POST /api/v1/compare, 32 runs × 1 task of 10 samples, k = 1…6 (2,383,776): the most pairs × ks", "200",
-        lambda: many_runs("/api/v1/compare", 32, 1, "1,2,3,4,5,6", samples=10)),
-    "rank-page-32x1-6ks": (
+    "rank-api-32x40-6ks": (
+        "POST /api/v1/compare, 32 runs × 40 tasks of 10 samples, k = 1…6 (2,499,840): the most pairs × ks", "200",
+        lambda: many_runs("/api/v1/compare", 32, 40, "1,2,3,4,5,6", samples=10)),
+    "rank-page-32x40-6ks": (
         "POST /compare, runs A, B and 30 more, the same", "200",
-        lambda: many_runs("/compare", 32, 1, "1,2,3,4,5,6", samples=10)),
+        lambda: many_runs("/compare", 32, 40, "1,2,3,4,5,6", samples=10)),
     "rank-api-32x4240": (
         "POST /api/v1/compare, 32 runs × 4,240 tasks of 200 samples, k = 1 (2,499,840)", "200",
         lambda: many_runs("/api/v1/compare", 32, 4240, "1")),
     "rank-page-32x4240": (
         "POST /compare, runs A, B and 30 more, the same", "200",
         lambda: many_runs("/compare", 32, 4240, "1")),
-    "rank-api-32x4240-distinct-n": (
-        "POST /api/v1/compare, 32 runs × 4,240 tasks, each task its own n (exact means of 4,240 fractions)", "200",
-        lambda: many_runs("/api/v1/compare", 32, 4240, "1", samples=None)),
+    "rank-api-12x25k-same-n": (
+        "POST /api/v1/compare, 12 runs × 25,000 tasks of 200 samples (300,000 cells), k = 1", "200",
+        lambda: many_runs("/api/v1/compare", 12, 25_000, "1")),
+    "rank-api-2x10k-distinct-n": (
+        "POST /api/v1/compare, 2 runs × 10,000 tasks, each task its own n (20,000 sample counts: exact means of "
+        "10,000 fractions)", "200", lambda: many_runs("/api/v1/compare", 2, 10_000, "1", samples=None)),
+    "rank-api-32x625-distinct-n": (
+        "POST /api/v1/compare, 32 runs × 625 tasks, each task its own n (20,000 sample counts)", "200",
+        lambda: many_runs("/api/v1/compare", 32, 625, "1", samples=None)),
+    "rank-api-12x10k-distinct-n": (
+        "POST /api/v1/compare, 12 runs × 10,000 tasks, each task its own n (refused: 120,000 sample counts; 7.6 s "
+        "before)", "400", lambda: many_runs("/api/v1/compare", 12, 10_000, "1", samples=None)),
     "rank-api-3x100k": (
         "POST /api/v1/compare, 3 runs × 100,000 tasks of 200 samples, k = 1 (the most problems)", "200",
         lambda: many_runs("/api/v1/compare", 3, 100_000, "1")),

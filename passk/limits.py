@@ -70,6 +70,9 @@ class Limits:
     ranked_cells: int = limit(2_500_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "
                                          "counted as its larger run's: what comparing every pair costs (a pair's "
                                          "interval and p-value cost about as much as 800 problems).")
+    sample_counts: int = limit(20_000, "Different sample counts n in a ranking, its runs' added up: each run's "
+                                       "pass@1 is an exact sum of fractions c/n, which grows with every different "
+                                       "n (a run that gives every problem the same n has one).")
     groups: int = limit(300, "Group letters of a ranking at one k: the sets of runs no two of which differ (a few "
                              "per run in real rankings; contrived p-values could make thousands).")
     vote_work: int = limit(500_000, "Majority voting (maj@k) in one request, in estimated microseconds of its "
@@ -156,6 +159,15 @@ def check_ranking(problems: Sequence[int], ks: Sequence[int], limits: Limits = L
                          f"on up to {max(problems):,} problems costs {cost:,} (pairs × k values × (problems + "
                          f"{PAIR_PROBLEMS})), more than the {limits.ranked_cells:,} one request may compute: choose "
                          f"fewer k values, rank fewer runs, or {LARGER_RUNS}.")
+
+
+def check_sample_counts(counts: int, limits: Limits = LIMITS) -> None:
+    """Refuse a ranking whose runs have more than limits.sample_counts different n, each run's counted on its own."""
+    if counts > limits.sample_counts:
+        raise LimitError(f"The runs have {counts:,} different sample counts n (each run's added up), more than the "
+                         f"{limits.sample_counts:,} one ranking may have: each run's pass@1 is an exact sum of "
+                         f"fractions c/n, which grows with every different n. Give the problems of a run the same n, "
+                         f"rank fewer runs, or {LARGER_RUNS}.")
 
 
 def check_cells(problems: int, ks: Sequence[int], limits: Limits = LIMITS) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from passk.benchmark import DEFAULT_KS, PairedRun, ProblemCounts, Summary, _checked_ks, compare_runs, summarize
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, json_row
 from passk.display import plural
-from passk.limits import LIMITS, LimitError, check_ranking, too_many_groups
+from passk.limits import LIMITS, LimitError, check_ranking, check_sample_counts, too_many_groups
 
 ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment
 
@@ -166,14 +166,16 @@ def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: It
               limited: bool = True) -> Ranking:
     """Rank [(name, problems)] per k and compare every pair; see the module docstring.
 
-    limited: within the web's bounds (passk.limits.check_ranking: LIMITS.runs runs and LIMITS.ranked_cells; at
-    most LIMITS.groups letter groups at each k); the command line ranks any number."""
+    limited: within the web's bounds (passk.limits.check_ranking: LIMITS.runs runs and LIMITS.ranked_cells;
+    LIMITS.sample_counts different n; at most LIMITS.groups letter groups at each k); the command line ranks any
+    number."""
     given = [(name, list(problems)) for name, problems in runs]
     if len(given) < 2:
         raise ValueError(f"Give at least two runs to rank; got {len(given)}.")
     ks = _checked_ks(ks)
     if limited:
         check_ranking([len(problems) for _, problems in given], ks)
+        check_sample_counts(sum(len({problem.n for problem in problems}) for _, problems in given))
     names = distinct_names([name for name, _ in given])
     named = list(zip(names, (problems for _, problems in given)))   # the runs, each under its distinct name
     for name, problems in named:

@@ -171,3 +171,16 @@ def test_model_names_are_escaped_on_the_page_and_kept_in_the_json(client):
     assert [row[1] for row in ranking_rows(html)] == names[::-1]
     status, body = api(client, "run", content)
     assert [run["name"] for run in body["runs"]] == names
+
+
+def test_runs_with_more_different_sample_counts_than_the_limit_are_refused(client):
+    """Each run's pass@1 is an exact sum of fractions c/n: every different n makes it longer."""
+    per_run = LIMITS.sample_counts // 2 + 1
+    run = "".join(f"t{i},{10**6 + i},{i % 7}\n" for i in range(per_run)).encode()
+    data = {"run": [(io.BytesIO(run), "a.csv"), (io.BytesIO(run), "b.csv")], "k": "1"}
+    response = client.post("/api/v1/compare", data=data, content_type="multipart/form-data")
+    assert response.status_code == 400 and response.get_json()["error"] == (
+        f"The runs have {2 * per_run:,} different sample counts n (each run's added up), more than the "
+        f"{LIMITS.sample_counts:,} one ranking may have: each run's pass@1 is an exact sum of fractions c/n, which "
+        "grows with every different n. Give the problems of a run the same n, rank fewer runs, or use the command "
+        "line (the passk command) for larger runs.")

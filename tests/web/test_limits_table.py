@@ -37,6 +37,7 @@ def stated(limits: Limits) -> list[str]:
         f"`k=1,1,1,…` past {limits.ks} entries, or a JSON `\"k\"` list longer than {limits.ks}",
         f"The runs of a ranking (at most {limits.runs})",
         f"at most {limits.ranked_cells:,} pairs × k values × (problems + {PAIR_PROBLEMS})",
+        f"most {limits.sample_counts:,} different sample counts n, each run's added up",
         f"at most {limits.groups} letter groups at each k",
         f"from {limits.smallest_points:g} to {limits.largest_points:g} points",
         f"at most {limits.vote_work:,} microseconds of estimated work per request",
@@ -75,8 +76,8 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "200",                                   # a page echoes the first 200 characters of a k field
               "0",                                     # a price above 0
               "400", "413",                            # statuses
-              "2", "300", "2", "25,000", "2.0", "230", "15",  # 2 s, 300 MB, a 2-core machine; the worst
-                                                              # request (runs of 25,000: 2.0 s, 230 MB); issue 15
+              "2", "300", "2", "25,000", "1.6", "200", "15",  # 2 s, 300 MB, a 2-core machine; the worst
+                                                              # request (runs of 25,000: 1.6 s, 200 MB); issue 15
               "12", "4,240", "1.3", "165",             # the worst requests' runs (12 of 25,000, 32 of 4,240)
               "500",                                   # Werkzeug's default form field, 500 KB
               "10", "20",                              # nginx's timeouts for headers and for a pause

@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 
 from passk.benchmark import summarize
 from passk.formats import FormatError, read_problems
+from passk.formats.detect import detect_format
 from where import FIXTURES
 
 SHARES = FIXTURES / "evalarena" / "cruxeval-input_phind_pass1_shares.jsonl"
@@ -28,7 +29,8 @@ def with_count(count):
     return "".join(json.dumps({**record, "count": count}) + "\n" for record in records).encode()
 
 
-def test_shares_without_count_are_refused_saying_what_to_add():
+def test_shares_without_count_are_detected_and_refused_saying_what_to_add():
+    assert detect_format(SHARES.read_bytes(), SHARES.name) == "evalarena"
     with pytest.raises(FormatError) as refused:
         read_problems(SHARES.read_bytes(), filename=SHARES.name)
     assert str(refused.value) == REFUSAL
