@@ -45,7 +45,6 @@ from typing import Literal, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.stats import binom
 
 Tie: TypeAlias = Literal["fractional", "wrong"]
 TIES: tuple[Tie, ...] = ("fractional", "wrong")
@@ -246,6 +245,7 @@ def _credit_float(size: int, others: list[int], invalid: int, n: int, k: int, ti
 @lru_cache(maxsize=4096)
 def _binomial(m: int, p: float) -> NDArray[np.float64]:
     """C(m, x) p^x (1 - p)^(m - x) for x = 0..m (read-only: kept for the next answer of m samples)."""
+    from scipy.stats import binom   # here, not at import: scipy.stats takes most of a second to load
     weights = np.asarray(binom.pmf(np.arange(m + 1), m, p), dtype=np.float64)   # Loader's saddle point
     weights.flags.writeable = False
     return weights

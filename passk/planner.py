@@ -47,12 +47,12 @@ samples only the spread is left, so the detectable difference falls to
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import betaln
-from scipy.stats import norm
 
 from passk.benchmark import CONFIDENCE, Comparison, KComparison, KResult, Summary, compare
 from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k
@@ -64,8 +64,8 @@ from passk.variance import (SHARED_OVERLAPS, expected_variance, fit_prior, log_o
 
 DEFAULT_TARGET = 0.01     # ± 1 point
 POWER = 0.8
-Z_95 = float(norm.ppf(0.5 + CONFIDENCE / 2))
-Z_POWER = float(norm.ppf(POWER))
+Z_95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)   # statistics, not scipy.stats: most of a second to import
+Z_POWER = NormalDist().inv_cdf(POWER)
 Prior: TypeAlias = tuple[float, float]              # Beta(a, b) for the pass rates, as variance.fit_prior fits it
 Counts: TypeAlias = tuple[ArrayLike, ArrayLike]     # one run's (n, c) per problem
 
