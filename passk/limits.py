@@ -155,10 +155,12 @@ def check_ranking(problems: Sequence[int], ks: Sequence[int], limits: Limits = L
         raise LimitError(f"Too many runs ({runs}): rank at most {limits.runs} at once.")
     cost = ranked_cells(problems, len(ks))
     if cost > limits.ranked_cells:
+        most = max(problems)   # 0 when no run is read yet: the cost of the pairs alone
+        on = f"on up to {most:,} problems costs" if most else "costs at least"
         raise LimitError(f"{runs:,} runs make {runs * (runs - 1) // 2:,} pairs; comparing them at {len(ks)} k values "
-                         f"on up to {max(problems):,} problems costs {cost:,} (pairs × k values × (problems + "
-                         f"{PAIR_PROBLEMS})), more than the {limits.ranked_cells:,} one request may compute: choose "
-                         f"fewer k values, rank fewer runs, or {LARGER_RUNS}.")
+                         f"{on} {cost:,} (pairs × k values × (problems + {PAIR_PROBLEMS})), more than the "
+                         f"{limits.ranked_cells:,} one request may compute: choose fewer k values, rank fewer runs, "
+                         f"or {LARGER_RUNS}.")
 
 
 def check_sample_counts(counts: int, limits: Limits = LIMITS) -> None:

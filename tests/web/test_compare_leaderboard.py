@@ -184,3 +184,18 @@ def test_runs_with_more_different_sample_counts_than_the_limit_are_refused(clien
         f"{LIMITS.sample_counts:,} one ranking may have: each run's pass@1 is an exact sum of fractions c/n, which "
         "grows with every different n. Give the problems of a run the same n, rank fewer runs, or use the command "
         "line (the passk command) for larger runs.")
+
+
+def test_the_pairs_and_ks_are_counted_before_any_run_is_read(client):
+    """20 runs at 20 ks cost more than ranked_cells whatever their problems: refused before the files (which are
+    not results at all) are opened."""
+    runs, ks = 20, 20
+    files = [(io.BytesIO(b"\x00 not a results file"), f"r{index}.bin") for index in range(runs)]
+    response = client.post("/api/v1/compare", data={"run": files, "k": ",".join(map(str, range(1, ks + 1)))},
+                           content_type="multipart/form-data")
+    cost = ranked_cells([0] * runs, ks)
+    assert cost == 190 * 20 * PAIR_PROBLEMS > LIMITS.ranked_cells
+    assert response.status_code == 400 and response.get_json()["error"] == (
+        f"20 runs make 190 pairs; comparing them at 20 k values costs at least {cost:,} (pairs × k values × "
+        f"(problems + 800)), more than the {LIMITS.ranked_cells:,} one request may compute: choose fewer k values, "
+        "rank fewer runs, or use the command line (the passk command) for larger runs.")
