@@ -199,3 +199,16 @@ def test_the_pairs_and_ks_are_counted_before_any_run_is_read(client):
         f"20 runs make 190 pairs; comparing them at 20 k values costs at least {cost:,} (pairs × k values × "
         f"(problems + 800)), more than the {LIMITS.ranked_cells:,} one request may compute: choose fewer k values, "
         "rank fewer runs, or use the command line (the passk command) for larger runs.")
+
+
+def test_one_file_of_models_ranks_as_the_same_models_sent_as_separate_run_files(client):
+    """The leaderboard of one file is the many-runs ranking itself: its answer is that of a run file per model."""
+    models = ["m0", "m1", "m2", "m3"]
+    status, whole = api(client, "run", models_file(models, problems=6), k="1,2")
+    records = [json.loads(line) for line in models_file(models, problems=6).decode().splitlines()]
+    files = [(io.BytesIO(arena_jsonl(record for record in records if record["model"] == model)), f"{model}.jsonl")
+             for model in models]
+    response = client.post("/api/v1/compare", data={"run": files, "k": "1,2", "name": models},
+                           content_type="multipart/form-data")
+    assert status == response.status_code == 200
+    assert whole["results"] == response.get_json()["results"] and whole["runs"] == response.get_json()["runs"]
