@@ -40,9 +40,9 @@ API_EMPTY_RUN = ('Run {} is empty: no problems were found; send a harness result
 INPUT_ERRORS = (FormatError, ShareLinkError, ValueError)   # what a user sent wrong: a sentence, never a 500
 # A file of several models sent as one run (passk.formats.evalarena.SeveralModels): how the pages and the API rank
 # them, or read one; {} is the refusal's first half, which names the models.
-SEVERAL_MODELS = ('{}; rank them all on the Compare page (this file as Run A, with no other run) or with POST '
-                  '/api/v1/compare (the file as its one "run" field), or read one model as a run with suite=MODEL '
-                  "(the API's suite field; `passk FILE --suite MODEL`).")
+SEVERAL_MODELS = ('{}; rank them all on the Compare page (this file as Run A, with no other run), with POST '
+                  '/api/v1/compare (the file as its one "run" field) or with `passk --runs FILE`, or read one model '
+                  "as a run with suite=MODEL (the API's suite field; `passk FILE --suite MODEL`).")
 
 
 def too_many_runs(count: int) -> str:
