@@ -45,11 +45,6 @@ SEVERAL_MODELS = ('{}; rank them all on the Compare page (this file as Run A, wi
                   "as a run with suite=MODEL (the API's suite field; `passk FILE --suite MODEL`).")
 
 
-def too_many_runs(count: int) -> str:
-    """The refusal of more runs than limits.LIMITS.runs, said before any of them is read (passk.ranking's words)."""
-    return f"Too many runs ({count}): rank at most {limits.LIMITS.runs} at once."
-
-
 def report_from_page(form: BenchmarkForm, files: Files) -> Report:
     """The page's report: a new file or pasted text wins, else the counts the page carries."""
     upload = files.get("file")

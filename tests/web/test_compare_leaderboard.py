@@ -132,8 +132,9 @@ def test_the_benchmark_page_and_api_say_how_to_rank_a_file_of_models(client):
     response = client.post("/benchmark", data={"file": (io.BytesIO(content), "models.jsonl")},
                            content_type="multipart/form-data")
     expected = ('The file holds the records of 2 models ("m0", "m1"); rank them all on the Compare page (this file '
-                'as Run A, with no other run) or with POST /api/v1/compare (the file as its one "run" field), or '
-                "read one model as a run with suite=MODEL (the API's suite field; `passk FILE --suite MODEL`).")
+                'as Run A, with no other run), with POST /api/v1/compare (the file as its one "run" field) or with '
+                "`passk --runs FILE`, or read one model as a run with suite=MODEL (the API's suite field; "
+                "`passk FILE --suite MODEL`).")
     assert response.status_code == 400 and alert(response.get_data(as_text=True)) == expected
     response = client.post("/api/v1/benchmark", data={"file": (io.BytesIO(content), "models.jsonl")},
                            content_type="multipart/form-data")
