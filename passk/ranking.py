@@ -162,6 +162,11 @@ def _letter(index: int) -> str:
     return ascii_lowercase[index] if index < 26 else _letter(index // 26 - 1) + ascii_lowercase[index % 26]
 
 
+def too_few_runs(count: int) -> str:
+    """The refusal of a ranking of fewer than two runs."""
+    return f"Give at least two runs to rank; got {count}."
+
+
 def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: Iterable[int] = DEFAULT_KS,
               limited: bool = True) -> Ranking:
     """Rank [(name, problems)] per k and compare every pair; see the module docstring.
@@ -171,7 +176,7 @@ def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: It
     number."""
     given = [(name, list(problems)) for name, problems in runs]
     if len(given) < 2:
-        raise ValueError(f"Give at least two runs to rank; got {len(given)}.")
+        raise ValueError(too_few_runs(len(given)))
     ks = _checked_ks(ks)
     if limited:
         check_ranking([len(problems) for _, problems in given], ks)

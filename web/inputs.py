@@ -17,7 +17,7 @@ from passk.formats._core import JSON
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
 from passk.formats.evalarena import NAME as EVALARENA, SeveralModels
 from passk.metrics import Beside
-from passk.ranking import Ranking, rank_runs
+from passk.ranking import Ranking, rank_runs, too_few_runs
 from passk.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
                           rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
 from passk.sharing import ShareLinkError
@@ -129,13 +129,17 @@ def leaderboard_from_page(form: CompareForm, files: Files) -> tuple[Ranking, lis
 
 def leaderboard_from_request(form: CompareForm, files: Files) -> tuple[Ranking, list[str]] | None:
     """The API's ranking of the models in its one run, sent as the only "run" file or as "a" without "b"; None
-    for any other request."""
+    for any other request. A lone "run" file of anything else is refused (a ranking needs two runs) without
+    being read again."""
     runs = files.getlist("run")
     field = "run" if len(runs) == 1 else "a" if not runs and "a" in files and "b" not in files else None
     if field is None:
         return None
     upload = files[field]
-    return models_ranking(form, reopener(upload), upload.filename or None)
+    ranked = models_ranking(form, reopener(upload), upload.filename or None)
+    if ranked is None and field == "run":   # one run, read already: refused without reading it again
+        raise ValueError(too_few_runs(1))
+    return ranked
 
 
 def models_ranking(form: CompareForm, open_run: Opener, filename: str | None) -> tuple[Ranking, list[str]] | None:
