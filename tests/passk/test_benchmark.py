@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from passk.benchmark import (DEFAULT_KS, compare, parse_ks, summarize)
+from passk.benchmark import DEFAULT_KS, compare, pairwise_sum, parse_ks, summarize
 from passk.variance import estimate_variance
 from passk.formats import Problem
 from passk.stats import t_quantile
@@ -632,3 +632,9 @@ def test_large_paired_benchmarks_compare_without_overflow(count):
     mixed = compare([Problem(f"t{i}", 10, i % 11) for i in range(count)],
                     [Problem(f"t{i}", 10, (i * 7) % 11) for i in range(count)], [1])
     assert mixed.results[0].test == "mover" and mixed.results[0].reason is None
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.fractions(min_value=0, max_value=1, max_denominator=10**6), max_size=40))
+def test_the_pairwise_sum_of_fractions_is_their_sum(terms):
+    assert pairwise_sum(terms) == sum(terms, Fraction(0))
