@@ -2,6 +2,7 @@
 POST /api/v1/benchmark and the command line (tests/passk/formats/test_realdata.py checks the library's reading of
 the same files, and the figures against SOURCES.md). Also NeMo-Skills' majority@k and SWE-bench's pair of figures."""
 
+import gc
 import io
 import json
 import re
@@ -16,8 +17,15 @@ from test_realdata import (EXPECTED, NEMO_GPQA, NEMO_MATH, NOT_READ_YET, SWEBENC
                            value_of)
 
 # Werkzeug's test client (EnvironBuilder) spools a body over 500 KB to a temporary file it leaves open; the
-# application's own files are checked closed elsewhere (tests/web/test_app.py).
+# application's own files are checked closed elsewhere (tests/web/test_app.py). Those files are collected here,
+# within these tests, not in whichever test the garbage collector happens to run in next.
 pytestmark = [needs_files, pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
+
+
+@pytest.fixture(autouse=True)
+def spooled_bodies_collected():
+    yield
+    gc.collect()
 CASES = [(name, [name], suite, figures) for name, (_, _, _, suites, _) in EXPECTED.items()
          for suite, figures in suites.items()] + \
         [(row, files_of(row), suite, figures) for row, (_, _, _, _, suites) in NOT_READ_YET.items()
