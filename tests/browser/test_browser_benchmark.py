@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from where import FIXTURES
+
 pytestmark = pytest.mark.browser
 
 
@@ -178,3 +180,20 @@ def test_choosing_several_files_of_one_run_combines_them(page, tmp_path):
     expect(page.locator("#combined")).to_have_text(
         "2 files combined into one run of 2 problems: each problem was in one file.")
     expect(results_row(page, 1)).to_contain_text("70.83%")   # (2/3 + 3/4) / 2
+
+
+def test_nemo_skills_seed_files_show_maj_at_k_and_g_pass_with_the_tie_rule_chosen(page):
+    seeds = [str(FIXTURES / "nemoskills" / f"output-rs{seed}.jsonl") for seed in range(3)]
+    page.goto("/benchmark")
+    page.locator("#file").set_input_files(seeds)
+    page.locator("#k").fill("1, 2")   # one problem has two seeds' samples
+    page.get_by_label("maj@k tie").select_option("wrong")
+    page.get_by_label("G-Pass@k τ").fill("0.5")
+    page.get_by_label("G-Pass@k τ").press("Enter")   # the keyboard submits the form, as the button does
+    expect(page.locator("#majority-heading")).to_be_visible()
+    expect(page.locator("#majority")).to_contain_text("A tied vote counts as wrong.")
+    # maj@2 over every pair of samples, a tie scoring 0: 1/9 (fractional credit would give 7/18)
+    expect(page.locator('#majority-table tr[data-k="2"] td.value')).to_have_attribute("title", repr(1 / 9))
+    expect(page.locator("#g-pass-heading")).to_have_text("G-Pass@k at τ = 0.5")
+    expect(page.locator("#k-curve .marker-majority")).to_have_count(2)
+    expect(page.get_by_label("maj@k tie")).to_have_value("wrong")   # the form keeps what was chosen
