@@ -69,7 +69,7 @@ def test_the_crossing_is_the_first_k_where_the_exact_difference_turns():
     assert result.crossing.before == "A" and result.crossing.after == first_negative - 1
 
 
-def test_the_crossing_is_found_between_log_spaced_ks_by_bisection():
+def test_the_crossing_is_found_between_log_spaced_ks_by_its_search():
     rl = [(400, 400)] * 10 + [(400, 0)] * 10
     base = [(400, 3)] * 20   # pass@k = 1/2 first at the k where C(397, k)/C(400, k) <= 1/2
     result = curves(rl, base)
