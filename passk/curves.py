@@ -5,8 +5,8 @@ For P problems paired by task id, run A and run B, and n the smallest number of 
 either run, the curves are computed at k = 1 ... n (log-spaced ks when n is large, always with 1 and n:
 passk.charts.curve_ks). Each run's curve is the mean of its per-problem unbiased pass@k with the pointwise
 95% interval of passk.intervals.population_interval, as passk.benchmark.curve_over_k gives it on the
-benchmark page. The difference
-d(k) = mean_i [pass@k_A,i - pass@k_B,i] is the mean of the per-problem differences d_i(k).
+benchmark page. The difference d(k) = mean_i [pass@k_A,i - pass@k_B,i] is the mean of the per-problem
+differences d_i(k).
 
 Its band is simultaneous over the ks shown (METHOD, "sup-t"): the vectors (d_i(k))_k are independent over
 the problems, so the t statistics T_k = (mean d(k) - true d(k)) / SE_k are jointly about multivariate t
@@ -17,7 +17,10 @@ passk.intervals.PairedDifference (the trinomial MOVER interval of the compare ta
 1 - alpha*, alpha* = P(|t_{P-1}| > c): the same band as mean +- c SE where the differences are spread out,
 but honest where few problems differ, as the table's interval is. With one k, or with ks whose
 differences are perfectly correlated, alpha* = 5% and the band is the table's 95% interval. The coverage
-was checked by simulation (bench/coverage_curves.py; docs/benchmarks.md, "Two curves over k").
+was checked by simulation (bench/coverage_curves.py; docs/benchmarks.md, "Two curves over k"): the band
+held the whole true curve 93.2-100% of the time in 43 of 45 scenarios (P = 20 to 500, n = 2 to 64, curves
+that cross, most problems never or always solved), and 92.0% and 90.3% where a few rarely solved problems
+carry a strongly skewed difference at large k.
 
 The runs' own bands are pointwise (each k on its own), as on the benchmark page.
 """
