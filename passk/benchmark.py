@@ -274,8 +274,9 @@ def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPai
                    coverage_note=" ".join(filter(None, notes)) or None)
 
 
-def _shape(pairs: "_DistinctPairs", pair_values: Floats, mean: float) -> tuple[float, float]:
-    """(skewness, share of values strictly between 0 and 1) of the per-problem values: intervals.shape."""
+def _shape(pairs: "_DistinctPairs", pair_values: Floats, mean: float) -> tuple[float, float, float, float]:
+    """(skewness, share of values strictly between 0 and 1, problems' worth from 0 or 1, trials per problem) of the
+    per-problem values: intervals.shape."""
     return shape(pair_values, pairs.weights, mean)
 
 

@@ -120,3 +120,17 @@ def test_majority_interval_covers_95_percent_with_few_problems():
     assert [row["statistic"] for row in rows] == ["maj@k fractional", "maj@k wrong"]
     for row in rows:
         assert BAND[0] <= row["coverage"] <= BAND[1], row
+
+
+def test_mirror_and_calibration_truths_are_what_the_estimates_estimate():
+    """pass@k's truth 1 - (1 - p)^k and pass^k's p^k (mirror_case), and the calibration grid's beta-binomial tails,
+    are the expectations of the per-problem estimates over c ~ Binomial(n, p)."""
+    n, k, rates = 16, 4, np.array([0.0, 0.13, 0.5, 0.9, 1.0])
+    chances = np.array([[math.comb(n, c) * p**c * (1 - p) ** (n - c) for c in range(n + 1)] for p in rates])
+    tables = bench.calibration_tables(n, k)
+    np.testing.assert_allclose(chances @ tables["pass@k"][0], 1 - (1 - rates) ** k, atol=1e-13)
+    np.testing.assert_allclose(chances @ tables["pass^k"][0], rates**k, atol=1e-13)
+    a, b = 2.0, 5.0   # the beta-binomial tail is the Beta(a, b) mean of the binomial one
+    mean_hat = math.prod((a + i) / (a + b + i) for i in range(k))
+    assert float(tables["pass^k"][1](a, b)) == pytest.approx(mean_hat, rel=1e-12)
+    assert float(tables["pass@k"][1](b, a)) == pytest.approx(1 - mean_hat, rel=1e-12)
