@@ -9,10 +9,10 @@ Writes the sections "maj@k and G-Pass@k (issue 17)" and "Near 0 or 1 with a thin
 adds pass@k and pass^k of pass rates piled near 1 and near 0 (MIRROR_RATES), and states how often
 population_note speaks and how often the interval held the truth where it does (intervals.TAIL_COVERAGE).
 
-The method is bench/coverage.py's population one, with
-"problems like these" made finite so that the truth is exact: each scenario's population is POPULATION problem
-types drawn once from SEED (a mixture's shares at 0 and 1 exactly), each draw takes P of them with replacement
-and samples each n times, and the truth is the population's mean of each type's true value.
+The method is bench/coverage.py's population one, with "problems like these" made finite so that the truth is
+exact: each scenario's population is POPULATION problem types drawn once from SEED (a mixture's shares at 0
+and 1 exactly), each draw takes P of them with replacement and samples each n times, and the truth is the
+population's mean of each type's true value.
 
 - G-Pass@k_tau and mG-Pass@k: a type is a pass rate p; its samples pass with chance p, c ~ Binomial(n, p);
   the truth is the mean of P(Bin(k, p) >= ceil(tau k)) and of (2/k) sum_{i=ceil(k/2)+1}^{k} P(Bin(k, p) >= i).
