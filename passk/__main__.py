@@ -291,6 +291,8 @@ def results_lines(results: Sequence[KResult]) -> list[str]:
             continue
         lines.append(line(row))
         lines += [f"{'':>{widths[0]}}  note: {note}" for note in (result.reason, result.coverage_note) if note]
+        if result.pass_hat and result.pass_hat.coverage_note not in (None, result.coverage_note):
+            lines.append(f"{'':>{widths[0]}}  note (pass^{result.k:,}): {result.pass_hat.coverage_note}")
     return lines
 
 
@@ -335,6 +337,8 @@ def notices(report: Report, output: str) -> list[str]:
             lines += [f"{'warning' if row.pass_at_k is None else 'note'}: {where}{row.reason}"
                       for row in summary.results if row.reason]
             lines += [f"note: {where}pass@{row.k}: {row.coverage_note}" for row in summary.results if row.coverage_note]
+            lines += [f"note: {where}pass^{row.k}: {row.pass_hat.coverage_note}" for row in summary.results
+                      if row.pass_hat and row.pass_hat.coverage_note not in (None, row.coverage_note)]
     return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
 
 

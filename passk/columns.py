@@ -115,6 +115,7 @@ RESULT_COLUMNS = (
     Column("pass_hat_k_se_fixed", "pass^k SE fixed", "%", probability, frozenset({JSON}), "pass_hat.se_fixed"),
     Column("pass_hat_k_ci95_fixed", "pass^k 95% interval fixed", "%", interval, frozenset({JSON}),
            "pass_hat.ci95_fixed"),
+    Column("pass_hat_k_coverage_note", "pass^k coverage", "", label, frozenset({JSON}), "pass_hat.coverage_note"),
 )
 
 # A problem's row (passk.benchmark.Summary.per_problem_rows): the JSON keys in order; CSV has a column per k.

@@ -15,7 +15,8 @@ from passk.ranking import rank_runs
 from passk.report import Report, per_problem_csv
 
 API_KEYS = ["k", "pass_at_k", "se", "ci95", "se_fixed", "ci95_fixed", "coverage_note", "reason", "pass_hat_k",
-            "pass_hat_k_se", "pass_hat_k_ci95", "pass_hat_k_se_fixed", "pass_hat_k_ci95_fixed"]
+            "pass_hat_k_se", "pass_hat_k_ci95", "pass_hat_k_se_fixed", "pass_hat_k_ci95_fixed",
+            "pass_hat_k_coverage_note"]
 PROBLEMS = [Problem("A", 10, 3), Problem("B", 10, 0), Problem("C", 10, 10), Problem("=D", 4, 2)]
 
 

@@ -144,3 +144,15 @@ def test_the_tail_note_reaches_pass_hat_k_and_g_pass_rows():
     assert summary.g_pass.results[0].g_pass.coverage_note == summary.results[0].pass_hat.coverage_note
     mirrored = summarize([Problem(f"t{i}", 16, 16 - c) for i, c in enumerate(THIN_TAIL + [3] * 493)], [8])
     assert mirrored.results[0].coverage_note == summary.results[0].pass_hat.coverage_note   # 1 - the values
+
+
+def test_pass_hat_k_note_is_in_the_json_and_the_command_line(tmp_path, capsys):
+    problems = [Problem(f"t{i}", 16, c) for i, c in enumerate(THIN_TAIL + [3] * 493)]
+    [row] = summarize(problems, [8]).to_json("text")["results"]
+    assert row["pass_hat_k_coverage_note"].startswith(TAIL) and row["coverage_note"] is None
+    counts = tmp_path / "counts.txt"
+    counts.write_text("".join(f"16 {problem.c}\n" for problem in problems))
+    assert main([str(counts), "-k", "8"]) == 0
+    assert f"note (pass^8): {TAIL}" in capsys.readouterr().out
+    assert main([str(counts), "-k", "8", "--markdown"]) == 0
+    assert f"note: pass^8: {TAIL}" in capsys.readouterr().err
