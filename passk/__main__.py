@@ -464,7 +464,7 @@ def ranking_text(ranking: Ranking) -> str:
         defined = sum(pair.p_value is not None for pair in row.pairs)
         parts += [f"pass@{row.k:,}", *_columns(headings(TERMINAL, RANK_COLUMNS), ranked, left=2),
                   *[f"  note: {entry.name}: {entry.reason}" for entry in row.ranking if entry.reason],
-                  "", f"pairs at k = {row.k:,} (a - b on the problems both have; p-values Holm-adjusted over "
+                  "", f"pairs at k = {row.k:,} (run - other on the problems both have; p-values Holm-adjusted over "
                       f"{plural(defined, 'pair')}; runs sharing a group letter are not told apart at 5%)",
                   *_columns(headings(TERMINAL, PAIR_COLUMNS), pairs, left=2),
                   *[f"  note: {pair.a} vs {pair.b}: {pair.reason}" for pair in row.pairs if pair.reason], ""]

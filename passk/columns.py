@@ -158,18 +158,18 @@ RANK_COLUMNS = (
     Column("reason", "note", "", label, frozenset({JSON})),
 )
 PAIR_COLUMNS = (
-    Column("a", "a", "", label, _RANKING),
-    Column("b", "b", "", label, _RANKING),
+    Column("a", "run", "", label, _RANKING),        # the tables say run and other, as group letters are a, b, ...
+    Column("b", "other", "", label, _RANKING),
     Column("paired", "paired", "", whole, _RANKING),
-    Column("difference", "a - b", "pts", difference, _RANKING),
+    Column("difference", "run - other", "pts", difference, _RANKING),
     Column("se", "± SE", "pts", spread, _RANKING),
     Column("ci95", "95% interval", "pts", difference_interval, _RANKING),
     Column("p_value", "p", "", significance, _RANKING),
     Column("p_holm", "p (Holm)", "", significance, _RANKING),
     Column("test", "test", "", label, frozenset({JSON})),
     Column("reason", "note", "", label, frozenset({JSON})),
-    Column("only_in_a", "only in a", "", tally, _RANKING),
-    Column("only_in_b", "only in b", "", tally, _RANKING),
+    Column("only_in_a", "only in run", "", tally, _RANKING),
+    Column("only_in_b", "only in other", "", tally, _RANKING),
 )
 
 # maj@k at one k (passk.metrics.MajorityRow), from the samples' extracted answers; the JSON keys in their order.

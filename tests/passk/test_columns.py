@@ -141,7 +141,8 @@ def test_a_ranking_keeps_its_api_keys_and_the_terminal_its_headers():
                                     "reason", "only_in_a", "only_in_b"]
     assert pair.to_json()["only_in_a"] == ["C", "=D"] and isinstance(run.to_json()["ci95"], list)
     assert columns.headings("terminal", RANK_COLUMNS) == ["rank", "run", "pass@k", "± SE", "95% interval", "group"]
-    assert columns.headings("terminal", PAIR_COLUMNS)[3:6] == ["a - b", "± SE", "95% interval"]
+    assert columns.headings("terminal", PAIR_COLUMNS)[3:6] == ["run - other", "± SE", "95% interval"]
+    assert columns.headings("terminal", PAIR_COLUMNS)[:2] == ["run", "other"]   # a, b, ... name groups there
 
 
 def test_a_ranking_row_in_the_terminal_is_ascii_and_says_where_nothing_is_defined():
