@@ -366,7 +366,10 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
         report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr,
                       beside=Beside(args.tau, args.tie))
     except (FormatError, ValueError) as error:
-        print(f"passk: {error}", file=stderr)
+        # a file's error names it (with several, read_files does; an empty file's sentence starts with it)
+        unnamed = isinstance(error, FormatError) and len(args.files) == 1 and args.files[0] != STDIN \
+            and not str(error).startswith(args.files[0])
+        print(f"passk: {args.files[0] + ': ' if unnamed else ''}{error}", file=stderr)
         return 2
     if args.majority and not report.summary.majority:
         print("passk: --majority needs each sample's extracted answer, and these files have none (read as "

@@ -192,7 +192,8 @@ def chunk_lines(chunk: bytes, number: int) -> Iterable[str]:
 
 def not_text(where: str) -> FormatError:
     return FormatError(f"{where} is not UTF-8 text (it holds NUL bytes or invalid characters): "
-                       "this is not a text file; upload JSONL, JSON, CSV or plain text.")
+                       "this is not a text file; passk reads JSONL, JSON, CSV, plain text, lighteval's Parquet, "
+                       "Inspect's .eval archives and gzip files of these.")
 
 
 def load_json(content: bytes) -> JSON:

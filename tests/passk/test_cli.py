@@ -481,3 +481,15 @@ def test_the_table_gives_pass_hat_k_and_what_retries_buy(capsys):
     assert header[-1] == "pass^k" and one[-1] == "45.75%" and ten[-1] == "15.00%"
     assert ("Retries add 39.2 points from pass@1 to pass@10, all from the 28 flaky problems; "
             "6 problems never pass and no retry helps them.") in out
+
+
+def test_the_error_of_one_file_names_the_file(tmp_path, capsys):
+    prose = tmp_path / "prose.txt"
+    prose.write_text("This is prose, not results.\n")
+    assert main([str(prose)]) == 2
+    assert capsys.readouterr().err.startswith(f'passk: {prose}: Line 1 is "This is prose, not results."')
+    binary = tmp_path / "weights.bin"
+    binary.write_bytes(b"\x00\x01\x02" * 10)
+    assert main([str(binary)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"passk: {binary}: ") and "upload" not in err and "passk reads JSONL" in err
