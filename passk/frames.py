@@ -18,7 +18,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from passk.benchmark import DEFAULT_KS, Summary, summarize
+from passk.benchmark import Summary, summarize
+from passk.estimator import DEFAULT_KS
 from passk.formats._core import FormatError, Problem, answer_of
 from passk.majority import Tie
 

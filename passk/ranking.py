@@ -29,9 +29,10 @@ from itertools import combinations
 from string import ascii_lowercase
 from typing import Any
 
-from passk.benchmark import DEFAULT_KS, PairedRun, ProblemCounts, Summary, _checked_ks, compare_runs, summarize
+from passk.benchmark import PairedRun, ProblemCounts, Summary, _checked_ks, compare_runs, summarize
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, json_row
 from passk.display import plural
+from passk.estimator import DEFAULT_KS
 from passk.limits import LIMITS, LimitError, check_ranking, check_sample_counts, too_many_groups
 
 ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from markupsafe import escape
 
-from passk.benchmark import DEFAULT_KS, parse_ks
-from passk.estimator import MAX_N
+from passk.benchmark import parse_ks
+from passk.estimator import DEFAULT_KS, MAX_N
 from passk.formats import SUITES
 from passk.formats._core import JSON, FormatError
 from passk.gpass import threshold

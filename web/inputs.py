@@ -10,8 +10,9 @@ from typing import IO, ParamSpec
 from werkzeug.datastructures import FileStorage, MultiDict
 
 from passk import limits
-from passk.benchmark import DEFAULT_KS, Comparison, summarize, too_many_ks
+from passk.benchmark import Comparison, summarize, too_many_ks
 from passk.calculator import printable
+from passk.estimator import DEFAULT_KS
 from passk.formats import FORMATS, SUITES, EmptyInput, FormatError, read_files, read_json_body
 from passk.formats._core import JSON
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json

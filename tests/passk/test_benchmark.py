@@ -9,7 +9,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from passk.benchmark import DEFAULT_KS, compare, pairwise_sum, parse_ks, summarize
+from passk.benchmark import compare, pairwise_sum, parse_ks, summarize
+from passk.estimator import DEFAULT_KS
 from passk.variance import estimate_variance
 from passk.formats import Problem
 from passk.stats import t_quantile

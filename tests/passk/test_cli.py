@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import passk
-from passk import __main__ as cli
+from passk import cli
 from passk import paper
 from passk.columns import RESULT_COLUMNS, shown_in
 from passk.__main__ import main
@@ -493,3 +493,12 @@ def test_the_error_of_one_file_names_the_file(tmp_path, capsys):
     assert main([str(binary)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"passk: {binary}: ") and "upload" not in err and "passk reads JSONL" in err
+
+
+@pytest.mark.parametrize("argument", ["--version", "--help"])
+def test_version_and_help_are_answered_before_scipy_or_the_computing_is_imported(argument):
+    code = ("import sys\nfrom passk.__main__ import main\ntry:\n    main([%r])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(name for name in ('scipy', 'passk.cli', 'passk.benchmark') if name in sys.modules))"
+            % argument)
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert completed.stdout.splitlines()[-1] == "[]", completed.stderr

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from passk import columns, paper
-from passk.__main__ import results_lines
+from passk.cli import results_lines
 from passk.benchmark import KResult, compare, summarize
 from passk.columns import (PAIR_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column,
                            json_row, shown_in)

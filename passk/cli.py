@@ -1,0 +1,454 @@
+"""The command line's work (passk.__main__ reads the arguments, then calls run): reading the FILEs, the
+terminal's tables, the JSON, Markdown and LaTeX outputs, rankings, plans and the curves over k."""
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import stat
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO, TextIO
+
+from passk.benchmark import KResult, Summary, compare, parse_ks
+from passk.columns import (G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL,
+                           Column, cells, headings)
+from passk.curves import METHOD, curves_of
+from passk.display import plural
+from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
+from passk.formats import evalarena
+from passk.formats._input import line_chunks, open_input
+from passk.formats.detect import detect_format
+from passk.metrics import Beside, GPassRow, MajorityRow
+from passk.paper import latex, markdown, suites
+from passk.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
+from passk.ranking import Ranking, rank_runs
+from passk.report import Opener, Report, rank_uploads, report_from_files
+
+STDIN = "-"
+CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
+
+
+class Progress:
+    """A binary file being read, drawn on a terminal as a bar of the bytes read out of its size.
+
+    Draws nothing for a read that ends within `delay` seconds, then at most
+    once every `interval` seconds; clear() wipes the bar's line.
+    """
+
+    delay = 0.5
+    interval = 0.1
+    width = 24      # characters of the bar itself
+    columns = 79    # of the whole line, which must not wrap: "\r" goes back only to the start of its last row
+
+    def __init__(self, stream: BinaryIO, size: int, label: str, terminal: TextIO,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream, self.size, self.label, self.terminal, self.clock = stream, size, label, terminal, clock
+        self.position = 0
+        self.next_draw = clock() + self.delay
+        self.drawn = 0  # characters on the terminal's line now
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:  # all of it, in pieces so that the bar moves meanwhile
+            return b"".join(iter(lambda: self.read(CHUNK), b""))
+        return self._count(self.stream.read(size))
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._count(self.stream.readline(size))
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        self.position = self.stream.seek(offset, whence)
+        return self.position
+
+    def __getattr__(self, name: str) -> Any:  # anything else (closed, name, ...) is the file's own
+        return getattr(self.stream, name)
+
+    def _count(self, data: bytes) -> bytes:
+        self.position += len(data)
+        now = self.clock()
+        if now >= self.next_draw:
+            self.next_draw = now + self.interval
+            self.draw()
+        return data
+
+    def draw(self) -> None:
+        share = min(self.position / self.size, 1.0)
+        filled = round(share * self.width)
+        bar = (f" [{'#' * filled}{'.' * (self.width - filled)}] {share:4.0%}  "
+               f"{self.position / 2**20:,.1f} of {self.size / 2**20:,.1f} MiB")
+        room = self.columns - len(bar)
+        line = (self.label if len(self.label) <= room else self.label[:room - 1] + "…") + bar
+        self.terminal.write("\r" + line.ljust(self.drawn))
+        self.terminal.flush()
+        self.drawn = len(line)
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.terminal.write("\r" + " " * self.drawn + "\r")
+            self.terminal.flush()
+            self.drawn = 0
+
+
+def file_size(stream: BinaryIO) -> int | None:
+    """The size of a regular file behind stream, else None (a pipe, a terminal, no file at all)."""
+    try:
+        status = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
+def watched(stream: BinaryIO, label: str, terminal: TextIO) -> BinaryIO | Progress:
+    """stream wrapped in a Progress bar when terminal is a terminal and the size is known, else stream."""
+    size = file_size(stream)
+    is_terminal = getattr(terminal, "isatty", None)
+    if not size or not (is_terminal and is_terminal()):
+        return stream
+    return Progress(stream, size, f"passk: reading {os.path.basename(label)}", terminal)
+
+
+def read(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,
+         terminal: TextIO | None = None, beside: Beside = Beside()) -> Report:
+    """The report for the FILEs (standard input for '-'), as the benchmark page makes it.
+
+    suite: None for the default (plus), which then draws no warning for files without suites; beside: what to
+    compute beside pass@k (G-Pass@k's tau, maj@k's tie rule).
+    A progress bar is drawn on terminal (standard error) while a long file is read.
+    """
+    terminal = terminal or sys.stderr
+    with contextlib.ExitStack() as files:
+        openers = [(name, files.enter_context(_opened(path, name, terminal)))
+                   for path in paths for name in [_display_name(path)]]
+        try:
+            return report_from_files([(None if path == STDIN else path, opener)
+                                      for path, (_, opener) in zip(paths, openers)],
+                                     ks, fmt, suite or "plus", suite_chosen=suite is not None, beside=beside)
+        except EmptyInput as error:
+            if len(paths) > 1:   # read_files has named the file
+                raise
+            raise FormatError(f"{openers[0][0]} is empty: no problems were found.") from error
+
+
+def _display_name(path: str) -> str:
+    return "standard input" if path == STDIN else path
+
+
+@contextlib.contextmanager
+def _opened(path: str, name: str, terminal: TextIO) -> Iterator[Opener]:
+    """open() for one FILE: each call gives its bytes from the start; the file is closed, the bar wiped, after."""
+    stream: BinaryIO | Progress | None = None
+    try:
+        if path == STDIN:
+            stream = watched(sys.stdin.buffer, name, terminal)
+            data = stream.read()  # read once: EvalPlus files are read again for the other suite
+            yield lambda: io.BytesIO(data)
+            return
+        with open(path, "rb") as file:
+            stream = opened = watched(file, name, terminal)
+
+            def reopen() -> BinaryIO | Progress:
+                opened.seek(0)
+                return opened
+            yield reopen
+    except OSError as error:
+        raise FormatError(f"Cannot read {name}: {error.strerror or error}.") from None
+    finally:
+        if isinstance(stream, Progress):
+            stream.clear()
+
+
+def table(summary: Summary, format_name: str) -> str:
+    """The summary as lines of text for a terminal, each column as wide as its widest cell."""
+    ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
+        f"n from {summary.min_n:,} to {summary.max_n:,}"
+    lines = [f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns}), "
+             f"read as {format_name}",
+             f"{summary.broken:,} broken (c = 0) · {summary.flaky:,} flaky · {summary.solid:,} solid (c = n)",
+             ""]
+    return "\n".join(lines + results_lines(summary.results))
+
+
+def results_lines(results: Sequence[KResult]) -> list[str]:
+    """The results under their header (passk.columns' terminal columns), right-aligned, each column as wide
+    as its widest cell; an undefined k is followed by why, and a note goes under its row."""
+    header = headings(TERMINAL, RESULT_COLUMNS)
+    rows = [cells(result, TERMINAL, RESULT_COLUMNS) for result in results]
+    widths = [max(map(len, column)) for column in zip(header, *rows)]
+
+    def line(row: Sequence[str | None]) -> str:
+        return "  ".join(str(cell).rjust(width) for cell, width in zip(row, widths)).rstrip()
+    lines = [line(header)]
+    for result, row in zip(results, rows):
+        if result.pass_at_k is None:
+            lines.append(f"{row[0]:>{widths[0]}}  {result.reason}")
+            continue
+        lines.append(line(row))
+        lines += [f"{'':>{widths[0]}}  note: {note}" for note in (result.reason, result.coverage_note) if note]
+        if result.pass_hat and result.pass_hat.coverage_note not in (None, result.coverage_note):
+            lines.append(f"{'':>{widths[0]}}  note (pass^{result.k:,}): {result.pass_hat.coverage_note}")
+    return lines
+
+
+def read_as(report: Report) -> str:
+    """The layout the input was read as and, for a harness's, the tool and version that writes it."""
+    name = FORMAT_NAMES.get(report.format, report.format)
+    return f"{name} ({report.source})" if report.source else name
+
+
+def text(report: Report) -> str:
+    """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results."""
+    parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
+    for suite, other in report.other_suites.items():
+        parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
+    retries = report.summary.retries
+    if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
+        parts.append(f"\n{retries['sentence']}")
+    parts += beside_lines(report.summary)
+    plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
+    if plans:
+        target = report.planning.get("target", DEFAULT_TARGET)
+        parts.append(f"\nplanning (half-widths of 95 percent intervals, target ±{points(target)} points):")
+        parts += [f"  k = {row.k:,}: {sentence}" for row in plans for sentence in row.sentences]
+    return "\n".join(parts)
+
+
+def json_text(report: Report) -> str:
+    return json.dumps(report.to_json(), indent=2)
+
+
+OUTPUTS: dict[str, Callable[[Report], str]] = {"text": text, "json": json_text, "markdown": markdown, "latex": latex}
+
+
+def notices(report: Report, output: str) -> list[str]:
+    """The lines for standard error: the report's warnings and, where the output has no room for them
+    (Markdown, LaTeX), why a k is undefined or has no fixed-benchmark SE."""
+    lines = [f"note: {report.combined}"] if report.combined else []
+    for suite, summary in suites(report):
+        lines += [f"warning: {warning}" for warning in summary.warnings]
+        if output in ("markdown", "latex"):
+            where = f"(EvalPlus {suite} suite) " if suite else ""
+            lines += [f"{'warning' if row.pass_at_k is None else 'note'}: {where}{row.reason}"
+                      for row in summary.results if row.reason]
+            lines += [f"note: {where}pass@{row.k}: {row.coverage_note}" for row in summary.results if row.coverage_note]
+            lines += [f"note: {where}pass^{row.k}: {row.pass_hat.coverage_note}" for row in summary.results
+                      if row.pass_hat and row.pass_hat.coverage_note not in (None, row.coverage_note)]
+    return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextIO) -> int:
+    """The command line's work once its arguments are read (passk.__main__.main); parser.error refuses a mix of
+    options that do not go together."""
+    if (args.majority or args.tau is not None) and (args.runs or args.output in ("markdown", "latex")):
+        parser.error(f"{'--majority' if args.majority else '--tau'} adds to the table or the JSON of one run: leave "
+                     "out --runs, --markdown and --latex")
+    if args.curve and (not args.runs or len(args.files) != 2 or args.output in ("markdown", "latex")):
+        parser.error("--curve compares two runs' curves over k: give --runs and two FILEs, and the table or --json")
+    if args.runs:
+        if args.target is not None:
+            parser.error("--target is a single run's plan; with --runs, plan a comparison with --detect POINTS")
+        if args.detect is None and (args.tokens_per_sample or args.price_per_million):
+            parser.error("with --runs, --tokens-per-sample and --price-per-million price the samples that "
+                         "--detect POINTS plans; give --detect too")
+        return main_runs(args, stderr)
+    if args.detect is not None:
+        parser.error("--detect plans the comparison of the top two runs: use it with --runs")
+    try:
+        report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr,
+                      beside=Beside(args.tau, args.tie))
+    except (FormatError, ValueError) as error:
+        # a file's error names it (with several, read_files does; an empty file's sentence starts with it)
+        unnamed = isinstance(error, FormatError) and len(args.files) == 1 and args.files[0] != STDIN \
+            and not str(error).startswith(args.files[0])
+        print(f"passk: {args.files[0] + ': ' if unnamed else ''}{error}", file=stderr)
+        return 2
+    if args.majority and not report.summary.majority:
+        print("passk: --majority needs each sample's extracted answer, and these files have none (read as "
+              f"{FORMAT_NAMES.get(report.format, report.format)}): give NeMo-Skills output-rs<seed>.jsonl files.",
+              file=stderr)
+        return 2
+    report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
+                            for value in [getattr(args, name)] if value is not None})
+    try:
+        print(OUTPUTS[args.output](report), flush=True)
+    except BrokenPipeError:  # the reader went away (| head): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
+    for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
+        print(f"passk: {line}", file=stderr)
+    return 0
+
+
+def beside_lines(summary: Summary) -> list[str]:
+    """maj@k (when the samples carry extracted answers) and G-Pass@k (when a tau was given), as terminal tables."""
+    lines = []
+    if summary.majority:
+        majority = summary.majority
+        rule = "a tie earns the share of its answers that are correct" if majority.tie == "fractional" else \
+            "a tie scores 0"
+        lines += [f"\nmaj@k, the majority vote over the extracted answers, every k-subset alike ({rule}; no "
+                  "answer, no vote); first k only: the vote over the first k samples (NeMo-Skills' majority@k):"]
+        lines += rows_lines(majority.results, MAJORITY_COLUMNS)
+        interval = f" (95% interval {_percent(majority.at_n.ci95[0])} to {_percent(majority.at_n.ci95[1])})" \
+            if majority.at_n.ci95 else ""
+        lines.append(f"maj@n, the vote over all of each problem's samples: {_percent(majority.at_n.value)}{interval}.")
+        lines.append(majority.voting_buys["sentence"])
+        if majority.judged_both_ways:
+            named = ", ".join(majority.judged_both_ways[:5])
+            lines.append(f"note: an answer is judged both correct and wrong in {named}: each (answer, verdict) "
+                         "votes on its own, as NeMo-Skills counts them.")
+    if summary.g_pass:
+        tau = summary.g_pass.tau
+        lines += [f"\nG-Pass@k at tau = {tau:g}: at least ceil({tau:g} k) of k drawn samples pass; mG-Pass@k: its "
+                  "mean over tau from 0.5 to 1 (Liu et al. 2024):"]
+        lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS)
+    return lines
+
+
+def rows_lines(rows: Sequence[MajorityRow | GPassRow], columns: Sequence[Column]) -> list[str]:
+    """Rows beside pass@k under their header (passk.columns' terminal columns), an undefined k followed by why."""
+    header = headings(TERMINAL, columns)
+    cells_of = [cells(row, TERMINAL, columns) for row in rows]
+    widths = [max(len(cell or "") for cell in column) for column in zip(header, *cells_of)]
+    lines = ["  ".join(cell.rjust(width) for cell, width in zip(header, widths)).rstrip()]
+    for row, cells_shown in zip(rows, cells_of):
+        if row.reason:
+            lines.append(f"{cells_shown[0]:>{widths[0]}}  {row.reason}")
+        else:
+            lines.append("  ".join((cell or "").rjust(width) for cell, width in zip(cells_shown, widths)).rstrip())
+    return lines
+
+
+def _percent(value: float | None) -> str:
+    """A share as the terminal tables write it ("—" for none)."""
+    return "—" if value is None else f"{100 * value:.2f}%"
+
+
+def read_runs(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,
+              terminal: TextIO | None = None) -> tuple[Ranking, list[str]]:
+    """(Ranking, formats) for the FILEs, each its own run named after its path ('-': standard input)."""
+    terminal = terminal or sys.stderr
+    with contextlib.ExitStack() as files:
+        if len(paths) == 1 and paths[0] != STDIN and (models := _model_runs(paths[0], fmt)) is not None:
+            return rank_runs(models, ks, limited=False), [evalarena.NAME] * len(models)
+        openers = [files.enter_context(_opened(path, _display_name(path), terminal)) for path in paths]
+        return rank_uploads([(None if path == STDIN else path, opener) for path, opener in zip(paths, openers)],
+                            ks, fmt, suite or "plus", suite_chosen=suite is not None)
+
+
+def _model_runs(path: str, fmt: str | None) -> list[tuple[str, list[Problem]]] | None:
+    """[(model, problems)] of a file of several models' runs (eval-arena's own data files), else None."""
+    try:
+        with open(path, "rb") as file:
+            head, stream = open_input(file)
+            if (fmt or detect_format(head, path)) != evalarena.NAME:
+                return None
+            models = evalarena.model_runs(line_chunks(head, stream))
+    except OSError as error:
+        raise FormatError(f"Cannot read {path}: {error.strerror or error}.") from None
+    return models if len(models) > 1 else None
+
+
+def ranking_text(ranking: Ranking) -> str:
+    """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value
+    (passk.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows)."""
+    parts: list[str] = []
+    for row in ranking.results:
+        ranked = [cells(entry, TERMINAL, RANK_COLUMNS) for entry in row.ranking]
+        pairs = [cells(pair, TERMINAL, PAIR_COLUMNS) for pair in row.pairs]
+        defined = sum(pair.p_value is not None for pair in row.pairs)
+        parts += [f"pass@{row.k:,}", *_columns(headings(TERMINAL, RANK_COLUMNS), ranked, left=2),
+                  *[f"  note: {entry.name}: {entry.reason}" for entry in row.ranking if entry.reason],
+                  "", f"pairs at k = {row.k:,} (run - other on the problems both have; p-values Holm-adjusted over "
+                      f"{plural(defined, 'pair')}; runs sharing a group letter are not told apart at 5%)",
+                  *_columns(headings(TERMINAL, PAIR_COLUMNS), pairs, left=2),
+                  *[f"  note: {pair.a} vs {pair.b}: {pair.reason}" for pair in row.pairs if pair.reason], ""]
+    return "\n".join(parts).rstrip()
+
+
+def _columns(header: Sequence[str], rows: Sequence[Sequence[str | None]], left: int) -> list[str]:
+    """Lines of a table: the first `left` columns left-aligned, the rest right-aligned, each as wide as needed."""
+    widths = [max(map(len, column)) for column in zip(header, *rows)]
+    # str(cell) as in results_lines: the terminal's notation writes a missing value as "—", so no cell is None
+    return ["  ".join(str(cell).ljust(width) if column < left else str(cell).rjust(width)
+                      for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
+            for row in [header, *rows]]
+
+
+def planning_text(plans: Sequence[PairPlan], difference: float) -> str:
+    """top_pair_plan's answers for the terminal: per k, which pair, then its sentences."""
+    lines = [f"planning for the top two runs at each k (a - b), to find a difference of {points(difference)} points "
+             f"4 times in 5 at p < 0.05:"]
+    for row in plans:
+        lines.append(f"  pass@{row['k']:,}: {row['a']} vs {row['b']}" if row["a"] else f"  pass@{row['k']:,}:")
+        sentences = row["plan"]["sentences"] if row["plan"] and row["plan"]["sentences"] else [row["reason"]]
+        lines += [f"    {sentence}" for sentence in sentences]
+    return "\n".join(lines)
+
+
+def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
+    """passk --runs FILE FILE...: the ranked table and the pairs, or (--json) the API's answer."""
+    if args.output in ("markdown", "latex"):
+        print(f"passk: --{args.output} is not available with --runs; use the table or --json.", file=stderr)
+        return 2
+    try:
+        ranking, formats = read_runs(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
+        curve = curve_answer(ranking, parse_ks(args.k), args.output) if args.curve else None
+    except (FormatError, ValueError) as error:
+        print(f"passk: {error}", file=stderr)
+        return 2
+    if curve is not None:
+        return _printed(curve, ranking.warnings, stderr)
+    plans = None if args.detect is None else top_pair_plan(ranking, args.detect, args.tokens_per_sample,
+                                                          args.price_per_million)
+    if args.output == "json":
+        body = ranking.to_json(formats)
+        if plans is not None:
+            body["planner"] = plans
+        answer = json.dumps(body, indent=2)
+    else:
+        answer = ranking_text(ranking) + ("" if plans is None else "\n\n" + planning_text(plans, args.detect))
+    try:
+        print(answer, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    for warning in ranking.warnings:
+        print(f"passk: warning: {warning}", file=stderr)
+    return 0
+
+
+def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> str:
+    """passk --runs A B --curve: the table of both curves over k with A - B's simultaneous band, and what they say;
+    with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and "curve")."""
+    name_a, name_b = ranking.names
+    comparison = compare(ranking.summaries[name_a].problems, ranking.summaries[name_b].problems, ks)
+    comparison.warnings += ranking.warnings
+    curve = curves_of(comparison)
+    if output == "json":
+        return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2)
+    rows = [[f"{point.k:,}", _percent(point.a), _percent(point.b), _points(point.difference),
+             "—" if point.band is None else f"{_points(point.band[0])} to {_points(point.band[1])}"]
+            for point in curve.points]
+    level = "" if curve.level is None else f": each k's interval at {100 * curve.level:.2f}%"
+    lines = [f"pass@k over k on {plural(curve.problems, 'paired problem')}, k = 1 ... {curve.n:,}: "
+             f"A = {name_a}, B = {name_b}",
+             *_columns(["k", "A", "B", "A - B", "simultaneous 95% band"], rows, 1),
+             f"the band of A - B holds at all {len(rows)} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
+             f"intervals are in --json", "", *curve.sentences]
+    return "\n".join(lines)
+
+
+def _points(value: float) -> str:
+    """A difference as the terminal writes it, in points: +1.25 pts."""
+    return f"{100 * value:+.2f} pts"
+
+
+def _printed(answer: str, warnings: Sequence[str], stderr: TextIO) -> int:
+    """Print the answer (quietly when the reader has gone), then the warnings on standard error."""
+    try:
+        print(answer, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    for warning in warnings:
+        print(f"passk: warning: {warning}", file=stderr)
+    return 0
