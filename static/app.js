@@ -285,11 +285,7 @@
         main.replaceChildren.apply(main, Array.prototype.slice.call(answer.childNodes));
         document.title = page.title;
         initialise(main);
-        var heading = main.querySelector("#benchmark-heading, #compare-heading, [role=alert]");
-        if (heading) {
-          if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
-          heading.focus();
-        }
+        showAnswer(main);
       });
       request.addEventListener("error", function () {
         status.textContent = "The upload failed; check the connection and try again.";
@@ -297,6 +293,15 @@
       });
       request.send(new FormData(form));
     });
+  }
+
+  // After a form is sent, the answer (or the error) is where the reader looks: focused, which scrolls it into view.
+  function showAnswer(root) {
+    var heading = root.querySelector("[role=alert], #benchmark-heading, #compare-heading, #ranking-heading");
+    if (heading) {
+      if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+      heading.focus();
+    }
   }
 
   function initialise(root) {
@@ -308,6 +313,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     initialise(document);
+    if (document.querySelector("#benchmark-form, #compare-form")) showAnswer(document);   // a page that answers a form
     reportEmbedHeight();
     var form = document.getElementById("calculator");
     if (form && form.dataset.live !== "off") enableLiveUpdate(form);

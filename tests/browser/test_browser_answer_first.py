@@ -1,0 +1,71 @@
+"""After a form is sent, its answer is on the screen (issue 18): the result's heading (or the error) inside the
+viewport on a desktop and a phone, whether the page was sent as a form, uploaded with a progress bar, or opened
+from a share link."""
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+RUN_A = "A,10,3\nB,10,5\nC,10,10\nD,10,1\n"
+RUN_B = "A,10,1\nB,10,5\nC,10,7\nD,10,2\n"
+RUN_C = "A,10,0\nB,10,2\nC,10,9\nD,10,2\n"
+
+
+@pytest.fixture(params=sorted(SCREENS))
+def screen(page, request):
+    page.set_viewport_size(SCREENS[request.param])
+    return page
+
+
+def test_pasted_counts_bring_the_benchmark_result_into_view(screen):
+    screen.goto("/benchmark")
+    screen.locator("#text").fill("10 3\n10 0\n10 7\n")
+    screen.get_by_role("button", name="Calculate").click()
+    expect(screen.locator("#benchmark-heading")).to_be_in_viewport()
+
+
+def test_an_uploaded_file_brings_the_benchmark_result_into_view(screen, tmp_path):
+    path = tmp_path / "samples.jsonl_results.jsonl"
+    path.write_text("".join(json.dumps({"task_id": f"T/{i % 5}", "passed": i % 3 == 0}) + "\n" for i in range(50)))
+    screen.goto("/benchmark")
+    screen.locator("#file").set_input_files(str(path))
+    screen.get_by_role("button", name="Calculate").click()
+    expect(screen.locator("#benchmark-heading")).to_be_in_viewport()
+
+
+def test_a_bad_input_brings_its_message_into_view(screen):
+    screen.goto("/benchmark")
+    screen.locator("#text").fill("10 30\n")
+    screen.get_by_role("button", name="Calculate").click()
+    expect(screen.get_by_role("alert")).to_be_in_viewport()
+
+
+def test_two_runs_bring_the_comparison_into_view(screen):
+    screen.goto("/compare")
+    screen.locator("#text_a").fill(RUN_A)
+    screen.locator("#text_b").fill(RUN_B)
+    screen.get_by_role("button", name="Compare").click()
+    expect(screen.locator("#compare-heading")).to_be_in_viewport()
+
+
+def test_three_runs_bring_the_ranking_into_view(screen):
+    screen.goto("/compare")
+    screen.locator("#text_a").fill(RUN_A)
+    screen.locator("#text_b").fill(RUN_B)
+    screen.locator("#text_c").fill(RUN_C)
+    screen.get_by_role("button", name="Compare").click()
+    expect(screen.locator("#ranking-heading")).to_be_in_viewport()
+
+
+def test_a_share_link_opens_at_its_result(screen):
+    screen.goto("/benchmark")
+    screen.locator("#text").fill("10 3\n10 0\n10 7\n")
+    screen.get_by_role("button", name="Calculate").click()
+    link = screen.locator("#share-link").get_attribute("href")
+    screen.goto("/")
+    screen.goto(link)
+    expect(screen.locator("#benchmark-heading")).to_be_in_viewport()
+    expect(screen.locator("#benchmark-heading")).to_be_focused()
