@@ -398,3 +398,13 @@ def test_page_gives_pass_hat_k_beside_pass_at_k_what_retries_buy_and_the_curve_o
     per_problem = html[html.index('id="per-problem"'):]
     assert '<th scope="col" data-sort="number">pass^5</th>' in per_problem
     assert f'<td data-value="{float(Fraction(comb(7, 5), comb(10, 5)))}">' in per_problem
+
+
+def test_the_per_problem_table_leaves_out_the_ks_no_problem_reaches(client):
+    html = client.post("/benchmark", data={"text": "10 3\n20 0\n", "k": "1,15,100"}).get_data(as_text=True)
+    table = html.split('id="per-problem"', 1)[1].split("</thead>", 1)[0]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]+)</th>', table)
+    assert headers[5:] == ["pass@1", "pass@15", "pass^1", "pass^15"]   # 15 still reaches the problem of 20
+    assert "pass@100 left out: every problem has fewer samples than that." in html
+    assert 'id="per-problem-ks"' not in client.post("/benchmark", data={"text": "10 3\n", "k": "1,5"}).get_data(
+        as_text=True)
