@@ -408,13 +408,7 @@ def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
         answer = json.dumps(body, indent=2)
     else:
         answer = ranking_text(ranking) + ("" if plans is None else "\n\n" + planning_text(plans, args.detect))
-    try:
-        print(answer, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    for warning in ranking.warnings:
-        print(f"passk: warning: {warning}", file=stderr)
-    return 0
+    return _printed(answer, ranking.warnings, stderr)
 
 
 def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> str:
