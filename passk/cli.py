@@ -18,9 +18,8 @@ from passk.columns import (G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_
 from passk.curves import METHOD, curves_of
 from passk.display import plural
 from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
-from passk.formats import evalarena
-from passk.formats._input import line_chunks, open_input
-from passk.formats.detect import detect_format
+from passk.formats import evalarena, read_files
+from passk.formats.evalarena import SeveralModels
 from passk.metrics import Beside, GPassRow, MajorityRow
 from passk.paper import latex, markdown, suites
 from passk.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
@@ -337,16 +336,18 @@ def read_runs(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: s
 
 
 def _model_runs(path: str, fmt: str | None) -> list[tuple[str, list[Problem]]] | None:
-    """[(model, problems)] of a file of several models' runs (eval-arena's own data files), else None."""
+    """[(model, problems)] of a file of several models' runs (eval-arena's own data files), else None: the runs the
+    reader's refusal to read such a file as one run holds (evalarena.SeveralModels), as the web ranks them."""
     try:
         with open(path, "rb") as file:
-            head, stream = open_input(file)
-            if (fmt or detect_format(head, path)) != evalarena.NAME:
-                return None
-            models = evalarena.model_runs(line_chunks(head, stream))
+            read_files([(path, file)], fmt=fmt)
+    except SeveralModels as several:
+        return several.models
+    except FormatError:   # not a file of several models: ranked as one run, which says what is wrong
+        return None
     except OSError as error:
         raise FormatError(f"Cannot read {path}: {error.strerror or error}.") from None
-    return models if len(models) > 1 else None
+    return None
 
 
 def ranking_text(ranking: Ranking) -> str:

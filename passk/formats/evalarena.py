@@ -77,11 +77,6 @@ def read_models(chunks: Iterable[bytes], limit: int | None) -> dict[str | None, 
     return runs
 
 
-def model_runs(chunks: Iterable[bytes]) -> list[tuple[str, list[Problem]]]:
-    """[(model, problems)] of every model in the file, as passk.ranking.rank_runs takes runs."""
-    return _runs(read_models(chunks, None))
-
-
 def _runs(runs: dict[str | None, Tally]) -> list[tuple[str, list[Problem]]]:
     """[(model, problems)] of read_models' answer, records without "model" under "no model"."""
     return [(model if model is not None else "no model", tallied(tally)) for model, tally in runs.items()
