@@ -1,15 +1,16 @@
-"""Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--format F] [--json | --markdown | --latex].
+"""Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--input-format LAYOUT] [-o FORMAT].
 
 `passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking), and `passk --runs FILE`
 the models of one eval-arena file of several, with no limit on their number;
 with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference;
-`passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.curves).
+`passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.curves), and
+`passk --runs BASELINE NEW --fail-if-worse [K]` exits with status 1 when NEW is significantly worse at pass@K.
 `passk output-rs*.jsonl [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.metrics), and
 `--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON.
 
-Also run as ``python -m passk``. Standard output holds only the answer (a
-table for the terminal, the API's JSON, or a Markdown or LaTeX table for a
-paper); warnings and errors go to standard error, each line starting "passk:".
+Also run as ``python -m passk``. Standard output holds only the answer, in the format -o chooses (passk.output:
+the terminal's table, CSV or TSV for scripts, the API's JSON, or Markdown or LaTeX for a paper); warnings and
+errors go to standard error, each line starting "passk:".
 """
 
 import argparse
@@ -22,6 +23,17 @@ from passk.estimator import DEFAULT_KS
 from passk.formats import FORMATS, SUITES
 from passk.gpass import threshold
 from passk.majority import TIES
+from passk.output import FORMATS as OUTPUT_FORMATS
+
+EXIT_STATUS = """exit status:
+  0  the answer was printed; a difference between runs never changes this,
+     unless --fail-if-worse asks
+  1  only with --fail-if-worse: NEW is significantly worse than BASELINE at
+     pass@K by the pair table's own test (p (Holm) below 5%, so the two runs
+     get different group letters); one line on standard error says so
+  2  bad input: a file that cannot be read or holds no results, a bad k,
+     options that do not go together, or a --fail-if-worse k at which the
+     runs cannot be compared; one line on standard error says what"""
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -33,9 +45,11 @@ class _OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(
-        prog="passk",
-        description="pass@k with error bars from a benchmark harness's output file "
-                    "(human-eval JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines).")
+        prog="passk", epilog=EXIT_STATUS, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="pass@k with error bars from a benchmark harness's output file (human-eval\n"
+                    "JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines). Standard output\n"
+                    "holds only the answer; warnings, notes and errors go to standard error, each\n"
+                    "line starting \"passk:\".")
     parser.add_argument("--version", action="version", version=f"passk {__version__}")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="the results file; - reads standard input; several files that are parts of one run "
@@ -49,16 +63,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--suite", default=None,
                         help=f"EvalPlus suite: {' or '.join(SUITES)}, base tests only or base and plus (default: "
                              "plus); for a file of several runs, the run: an lm-eval filter (default: the first)")
-    parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="the file's format (default: detected from its content)")
+    parser.add_argument("--input-format", "--format", dest="format", metavar="LAYOUT", type=_layout, choices=FORMATS,
+                        default=None,
+                        help=f"the layout of the FILEs: {', '.join(FORMATS)} (default: detected from their "
+                             "content); --format is its old name, still taken")
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", dest="output", action="store_const", const="json",
-                        help="print the JSON API's answer instead of a table")
+    output.add_argument("-o", "--output-format", dest="output", metavar="FORMAT", choices=OUTPUT_FORMATS,
+                        help="what standard output holds: table (the default, for people), csv or tsv (for "
+                             "scripts: the JSON's keys as the header row, fractions with every digit, tables "
+                             "parted by an empty line), json (the API's answer), markdown or latex (a paper's "
+                             "tables, with the table's numbers)")
+    output.add_argument("--json", dest="output", action="store_const", const="json", help="same as -o json")
     output.add_argument("--markdown", dest="output", action="store_const", const="markdown",
-                        help="print the results as a Markdown table")
-    output.add_argument("--latex", dest="output", action="store_const", const="latex",
-                        help="print the results as a LaTeX tabular (booktabs)")
-    parser.set_defaults(output="text")
+                        help="same as -o markdown")
+    output.add_argument("--latex", dest="output", action="store_const", const="latex", help="same as -o latex")
+    parser.set_defaults(output="table")
     parser.add_argument("--majority", action="store_true",
                         help="insist on maj@k, the majority vote over the samples' extracted answers, averaged over "
                              "every k-subset (beside NeMo-Skills' vote over the first k seeds): an error when the "
@@ -75,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "is large), A - B with a 95%% band simultaneous over the ks shown, where the leading "
                              "run's lead stops being significant and where the curves cross (the curve's ks are chosen "
                              "for it; -k gives the ks of the comparison that --json holds beside it)")
+    parser.add_argument("--fail-if-worse", metavar="K", nargs="?", const=1, type=_gate_k,
+                        help="with --runs BASELINE NEW: exit with status 1 when NEW is significantly worse than "
+                             "BASELINE at pass@K (default K: 1; K must be one of -k's), by the pair table's own "
+                             "test; without it a difference never changes the exit status")
     planning = parser.add_argument_group("planning")
     planning.add_argument("--detect", metavar="POINTS", type=_planning_option("difference"),
                           help="with --runs: a difference in percentage points to plan for, for the top two runs "
@@ -103,6 +126,23 @@ def _planning_option(name: str) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(str(error)) from None
     parse.__name__ = name
     return parse
+
+
+def _layout(text: str) -> str:
+    """An argparse type for --input-format: a layout's name; an output format's name is sent to -o."""
+    if text not in FORMATS and text in OUTPUT_FORMATS:
+        raise argparse.ArgumentTypeError(f"{text} is an output format, and --format/--input-format names the "
+                                         f"input's layout: for {text} output give -o {text}")
+    return text
+
+
+def _gate_k(text: str) -> int:
+    """An argparse type for --fail-if-worse's k: a whole number >= 1, or pass@K."""
+    k = text.removeprefix("pass@")
+    if not k.isdigit() or int(k) < 1:
+        raise argparse.ArgumentTypeError(f"its k is a whole number of at least 1; got {text!r} (give the FILEs "
+                                         "before --fail-if-worse, or write --fail-if-worse=1)")
+    return int(k)
 
 
 def _tau(text: str) -> float:

@@ -1,5 +1,6 @@
 """The command line's work (passk.__main__ reads the arguments, then calls run): reading the FILEs, the
-terminal's tables, the JSON, Markdown and LaTeX outputs, rankings, plans and the curves over k."""
+terminal's tables and the JSON (the other output formats: passk.output), rankings, plans, the curves over k and
+--fail-if-worse's exit status."""
 
 import argparse
 import contextlib
@@ -13,17 +14,18 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, BinaryIO, TextIO
 
 from passk.benchmark import KResult, Summary, compare, parse_ks
-from passk.columns import (G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, TERMINAL,
-                           Column, cells, headings)
+from passk.columns import (CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS,
+                           RESULT_COLUMNS, TERMINAL, Column, cells, headings)
 from passk.curves import METHOD, curves_of
-from passk.display import plural
+from passk.display import p_value, plural, points as in_points
 from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena, read_files
 from passk.formats.evalarena import SeveralModels
 from passk.metrics import Beside, GPassRow, MajorityRow
-from passk.paper import latex, markdown, suites
+from passk.output import JSON, TABLE, WRITTEN, curve_tables, ranking_tables, report_tables, written
+from passk.paper import suites
 from passk.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
-from passk.ranking import Ranking, rank_runs
+from passk.ranking import ALPHA, Ranking, rank_runs
 from passk.report import Opener, Report, rank_uploads, report_from_files
 
 STDIN = "-"
@@ -205,45 +207,61 @@ def text(report: Report) -> str:
     if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
         parts.append(f"\n{retries['sentence']}")
     parts += beside_lines(report.summary)
-    plans = [row for row in report.planner() if row.sentences]   # planning: where the noise comes from
-    if plans:
-        target = report.planning.get("target", DEFAULT_TARGET)
-        parts.append(f"\nplanning (half-widths of 95 percent intervals, target ±{points(target)} points):")
-        parts += [f"  k = {row.k:,}: {sentence}" for row in plans for sentence in row.sentences]
-    return "\n".join(parts)
+    return "\n".join(parts + planning_lines(report))
+
+
+def planning_lines(report: Report) -> list[str]:
+    """The single run's plan (planning: where the noise comes from), when it has anything to say."""
+    plans = [row for row in report.planner() if row.sentences]
+    if not plans:
+        return []
+    target = report.planning.get("target", DEFAULT_TARGET)
+    return [f"\nplanning (half-widths of 95 percent intervals, target ±{points(target)} points):",
+            *(f"  k = {row.k:,}: {sentence}" for row in plans for sentence in row.sentences)]
 
 
 def json_text(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2)
 
 
-OUTPUTS: dict[str, Callable[[Report], str]] = {"text": text, "json": json_text, "markdown": markdown, "latex": latex}
+def answer_text(report: Report, output: str) -> str:
+    """The report in an output format (passk.output.FORMATS): the terminal's table, the JSON, or the tables of
+    passk.output."""
+    if output == TABLE:
+        return text(report)
+    return json_text(report) if output == JSON else written(report_tables(report), output)
 
 
 def notices(report: Report, output: str) -> list[str]:
     """The lines for standard error: the report's warnings and, where the output has no room for them
-    (Markdown, LaTeX), why a k is undefined or has no fixed-benchmark SE."""
+    (CSV, TSV, Markdown, LaTeX), why a k is undefined or has no fixed-benchmark SE."""
     lines = [f"note: {report.combined}"] if report.combined else []
     for suite, summary in suites(report):
         lines += [f"warning: {warning}" for warning in summary.warnings]
-        if output in ("markdown", "latex"):
+        if output in WRITTEN:
             where = f"(EvalPlus {suite} suite) " if suite else ""
             lines += [f"{'warning' if row.pass_at_k is None else 'note'}: {where}{row.reason}"
                       for row in summary.results if row.reason]
             lines += [f"note: {where}pass@{row.k}: {row.coverage_note}" for row in summary.results if row.coverage_note]
             lines += [f"note: {where}pass^{row.k}: {row.pass_hat.coverage_note}" for row in summary.results
                       if row.pass_hat and row.pass_hat.coverage_note not in (None, row.coverage_note)]
+            beside = [*(summary.majority.results if summary.majority else ()),
+                      *(summary.g_pass.results if summary.g_pass else ())]
+            lines += [f"note: {where}{row.reason}" for row in beside if row.reason]
+            if summary.majority:
+                lines += [f"note: {where}{_maj_at_n(summary)}", f"note: {where}{summary.majority.voting_buys['sentence']}"]
     return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextIO) -> int:
     """The command line's work once its arguments are read (passk.__main__.main); parser.error refuses a mix of
     options that do not go together."""
-    if (args.majority or args.tau is not None) and (args.runs or args.output in ("markdown", "latex")):
-        parser.error(f"{'--majority' if args.majority else '--tau'} adds to the table or the JSON of one run: leave "
-                     "out --runs, --markdown and --latex")
-    if args.curve and (not args.runs or len(args.files) != 2 or args.output in ("markdown", "latex")):
-        parser.error("--curve compares two runs' curves over k: give --runs and two FILEs, and the table or --json")
+    if (args.majority or args.tau is not None) and args.runs:
+        parser.error(f"{'--majority' if args.majority else '--tau'} adds to the answer of one run: leave out --runs")
+    if args.curve and (not args.runs or len(args.files) != 2):
+        parser.error("--curve compares two runs' curves over k: give --runs and two FILEs")
+    if args.fail_if_worse is not None and (not args.runs or len(args.files) != 2):
+        parser.error("--fail-if-worse compares a new run with its baseline: give --runs BASELINE NEW (two FILEs)")
     if args.runs:
         if args.target is not None:
             parser.error("--target is a single run's plan; with --runs, plan a comparison with --detect POINTS")
@@ -259,8 +277,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
     except (FormatError, ValueError) as error:
         # a file's error names it (with several, read_files does; an empty file's sentence starts with it)
         unnamed = isinstance(error, FormatError) and len(args.files) == 1 and args.files[0] != STDIN \
-            and not str(error).startswith(args.files[0])
-        print(f"passk: {args.files[0] + ': ' if unnamed else ''}{error}", file=stderr)
+            and args.files[0] not in str(error)
+        print(f"passk: {args.files[0] + ': ' if unnamed else ''}{error}{layout_hint(args.format)}", file=stderr)
         return 2
     if args.majority and not report.summary.majority:
         print("passk: --majority needs each sample's extracted answer, and these files have none (read as "
@@ -270,12 +288,22 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
     report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
                             for value in [getattr(args, name)] if value is not None})
     try:
-        print(OUTPUTS[args.output](report), flush=True)
+        print(answer_text(report, args.output), flush=True)
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
     for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
         print(f"passk: {line}", file=stderr)
+    if args.output in WRITTEN and args.target is not None:   # asked for, and the tables have no room for it
+        for line in planning_lines(report):
+            print(f"passk: {line.strip()}", file=stderr)
     return 0
+
+
+def layout_hint(layout: str | None) -> str:
+    """What to add to a reading error when --format named a layout that is also an output format (csv, json)."""
+    if layout not in ("csv", "json"):
+        return ""
+    return f" (--format {layout} reads the FILEs as {layout.upper()} counts; -o {layout} writes {layout.upper()})"
 
 
 def beside_lines(summary: Summary) -> list[str]:
@@ -288,9 +316,7 @@ def beside_lines(summary: Summary) -> list[str]:
         lines += [f"\nmaj@k, the majority vote over the extracted answers, every k-subset alike ({rule}; no "
                   "answer, no vote); first k only: the vote over the first k samples (NeMo-Skills' majority@k):"]
         lines += rows_lines(majority.results, MAJORITY_COLUMNS)
-        interval = f" (95% interval {_percent(majority.at_n.ci95[0])} to {_percent(majority.at_n.ci95[1])})" \
-            if majority.at_n.ci95 else ""
-        lines.append(f"maj@n, the vote over all of each problem's samples: {_percent(majority.at_n.value)}{interval}.")
+        lines.append(_maj_at_n(summary))
         lines.append(majority.voting_buys["sentence"])
         if majority.judged_both_ways:
             named = ", ".join(majority.judged_both_ways[:5])
@@ -302,6 +328,14 @@ def beside_lines(summary: Summary) -> list[str]:
                   "mean over tau from 0.5 to 1 (Liu et al. 2024):"]
         lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS)
     return lines
+
+
+def _maj_at_n(summary: Summary) -> str:
+    """The sentence of maj@n, the vote over all of each problem's samples, with its interval."""
+    assert summary.majority
+    at_n = summary.majority.at_n
+    interval = f" (95% interval {_percent(at_n.ci95[0])} to {_percent(at_n.ci95[1])})" if at_n.ci95 else ""
+    return f"maj@n, the vote over all of each problem's samples: {_percent(at_n.value)}{interval}."
 
 
 def rows_lines(rows: Sequence[MajorityRow | GPassRow], columns: Sequence[Column]) -> list[str]:
@@ -388,54 +422,84 @@ def planning_text(plans: Sequence[PairPlan], difference: float) -> str:
 
 
 def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
-    """passk --runs FILE FILE...: the ranked table and the pairs, or (--json) the API's answer."""
-    if args.output in ("markdown", "latex"):
-        print(f"passk: --{args.output} is not available with --runs; use the table or --json.", file=stderr)
-        return 2
+    """passk --runs FILE FILE...: the ranked table and the pairs (or with --curve the curves over k) in the output
+    format asked for; with --fail-if-worse, status 1 when the second run is significantly worse than the first."""
     try:
-        ranking, formats = read_runs(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr)
-        curve = curve_answer(ranking, parse_ks(args.k), args.output) if args.curve else None
+        ks = parse_ks(args.k)
+        if args.fail_if_worse is not None and args.fail_if_worse not in ks:
+            raise ValueError(f"--fail-if-worse gates on pass@{args.fail_if_worse}, and -k {args.k} leaves it out: "
+                             f"add {args.fail_if_worse} to -k, or give --fail-if-worse one of its ks.")
+        ranking, formats = read_runs(args.files, ks, args.format, args.suite, terminal=stderr)
+        answer, notes = curve_answer(ranking, ks, args.output) if args.curve else \
+            ranking_answer(ranking, formats, args)
     except (FormatError, ValueError) as error:
-        print(f"passk: {error}", file=stderr)
+        print(f"passk: {error}{layout_hint(args.format)}", file=stderr)
         return 2
-    if curve is not None:
-        return _printed(curve, ranking.warnings, stderr)
+    _printed(answer, ranking.warnings, stderr)
+    for note in notes:
+        print(f"passk: {note}", file=stderr)
+    status, sentence = (0, None) if args.fail_if_worse is None else gate(ranking, args.fail_if_worse)
+    if sentence:
+        print(f"passk: {sentence}", file=stderr)
+    return status
+
+
+def ranking_answer(ranking: Ranking, formats: Sequence[str], args: argparse.Namespace) -> tuple[str, list[str]]:
+    """(the answer, the notes for standard error) of a ranking in args.output, with --detect's plan if asked."""
     plans = None if args.detect is None else top_pair_plan(ranking, args.detect, args.tokens_per_sample,
                                                           args.price_per_million)
-    if args.output == "json":
+    planned = [] if plans is None else planning_text(plans, args.detect).splitlines()
+    if args.output == JSON:
         body = ranking.to_json(formats)
         if plans is not None:
             body["planner"] = plans
-        answer = json.dumps(body, indent=2)
-    else:
-        answer = ranking_text(ranking) + ("" if plans is None else "\n\n" + planning_text(plans, args.detect))
-    return _printed(answer, ranking.warnings, stderr)
+        return json.dumps(body, indent=2), []
+    if args.output == TABLE:
+        return ranking_text(ranking) + ("" if plans is None else "\n\n" + "\n".join(planned)), []
+    notes = [f"note: pass@{row.k:,}: {entry.name}: {entry.reason}" for row in ranking.results
+             for entry in row.ranking if entry.reason]
+    notes += [f"note: pass@{row.k:,}: {pair.a} vs {pair.b}: {pair.reason}" for row in ranking.results
+              for pair in row.pairs if pair.reason]
+    return written(ranking_tables(ranking), args.output), notes + [line.strip() for line in planned]
 
 
-def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> str:
+def gate(ranking: Ranking, k: int) -> tuple[int, str | None]:
+    """--fail-if-worse at k: (exit status, the sentence for standard error). 1 when the second run (new) is
+    significantly worse than the first (the baseline) by the pair table's test: its Holm-adjusted p-value below
+    ALPHA, so the runs get different group letters, with the baseline ahead; 2 when the pair has no p-value."""
+    [pair] = next(row.pairs for row in ranking.results if row.k == k)
+    if pair.p_holm is None or pair.difference is None or pair.ci95 is None:
+        return 2, f"--fail-if-worse cannot compare {pair.b} with {pair.a} at pass@{k:,}: {pair.reason}"
+    if pair.difference > 0 and pair.p_holm < ALPHA:
+        low, high = (-bound for bound in reversed(pair.ci95))   # new - baseline, as the sentence says it
+        return 1, (f"{pair.b} is significantly worse than {pair.a} at pass@{k:,}: "
+                   f"{in_points(-pair.difference, ascii=True)} (95% interval {in_points(low, ascii=True)} to "
+                   f"{in_points(high, ascii=True)}, p = {p_value(pair.p_holm, ascii=True)}) on "
+                   f"{plural(pair.paired, 'paired problem')}.")
+    return 0, None
+
+
+def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> tuple[str, list[str]]:
     """passk --runs A B --curve: the table of both curves over k with A - B's simultaneous band, and what they say;
-    with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and "curve")."""
+    with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and "curve"); in
+    passk.output's formats its table, and (the notes for standard error) what they say."""
     name_a, name_b = ranking.names
     comparison = compare(ranking.summaries[name_a].problems, ranking.summaries[name_b].problems, ks)
     comparison.warnings += ranking.warnings
     curve = curves_of(comparison)
-    if output == "json":
-        return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2)
-    rows = [[f"{point.k:,}", _percent(point.a), _percent(point.b), _points(point.difference),
-             "—" if point.band is None else f"{_points(point.band[0])} to {_points(point.band[1])}"]
-            for point in curve.points]
+    if output == JSON:
+        return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2), []
+    if output in WRITTEN:
+        return written(curve_tables(curve, (name_a, name_b)), output), \
+            [f"note: A = {name_a}, B = {name_b}", *(f"note: {sentence}" for sentence in curve.sentences)]
+    rows = [cells(point, TERMINAL, CURVE_COLUMNS) for point in curve.points]
     level = "" if curve.level is None else f": each k's interval at {100 * curve.level:.2f}%"
     lines = [f"pass@k over k on {plural(curve.problems, 'paired problem')}, k = 1 ... {curve.n:,}: "
              f"A = {name_a}, B = {name_b}",
-             *_columns(["k", "A", "B", "A - B", "simultaneous 95% band"], rows, 1),
+             *_columns(headings(TERMINAL, CURVE_COLUMNS), rows, 1),
              f"the band of A - B holds at all {len(rows)} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
              f"intervals are in --json", "", *curve.sentences]
-    return "\n".join(lines)
-
-
-def _points(value: float) -> str:
-    """A difference as the terminal writes it, in points: +1.25 pts."""
-    return f"{100 * value:+.2f} pts"
+    return "\n".join(lines), []
 
 
 def _printed(answer: str, warnings: Sequence[str], stderr: TextIO) -> int:

@@ -195,3 +195,13 @@ G_PASS_COLUMNS = (
     Column("coverage_note", "coverage", "", label, frozenset({JSON})),
     Column("reason", "note", "", label, frozenset({JSON})),
 )
+
+# Two runs' curves over k at one k (passk.curves.CurvePoint): what the terminal's table of --curve shows, and the
+# tables of its other outputs (passk.output); the JSON is CurvePoint.to_json, which has the pointwise intervals too.
+CURVE_COLUMNS = (
+    Column("k", "k", "", whole, frozenset({TERMINAL})),
+    Column("a", "A", "%", probability, frozenset({TERMINAL})),
+    Column("b", "B", "%", probability, frozenset({TERMINAL})),
+    Column("difference", "A - B", "pts", difference, frozenset({TERMINAL})),
+    Column("band", "simultaneous 95% band", "pts", difference_interval, frozenset({TERMINAL})),
+)

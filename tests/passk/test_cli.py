@@ -178,6 +178,8 @@ def test_help_calls_the_program_passk(capsys):
         main(["--help"])
     out = capsys.readouterr().out
     assert out.startswith("usage: passk ") and "--markdown" in out and "--latex" in out
+    assert "-o FORMAT, --output-format FORMAT" in out and "--input-format LAYOUT, --format LAYOUT" in out
+    assert "exit status:\n  0  the answer was printed" in out and "\n  2  bad input" in out
 
 
 @pytest.mark.parametrize("options", [["--json", "--markdown"], ["--markdown", "--latex"], ["--latex", "--json"]])
@@ -232,11 +234,11 @@ def test_latex_tabular_holds_the_json_numbers(tmp_path, capsys):
     answer = json_answer(capsys, path, "-k", "1,2,5,20")
     assert main([path, "-k", "1,2,5,20", "--latex"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("% passk ") and r"\usepackage{booktabs}" in lines[0]
-    assert lines[1].startswith(r"\begin{tabular}{rrrcr") and lines[2::2][:2] == [r"\toprule", r"\midrule"]
+    assert lines[0] == f"% passk {passk.__version__}"   # a plain tabular: no package needed
+    assert lines[1].startswith(r"\begin{tabular}{rrrcr") and lines[2::2][:2] == [r"\hline", r"\hline"]
     assert lines[3].startswith(r"k & pass@k (\%) & $\pm$ SE (\%) & 95\% interval (\%) & SE fixed (\%) & ")
     assert r" & pass\textasciicircum{}k (\%)" in lines[3]
-    assert lines[-2:] == [r"\bottomrule", r"\end{tabular}"]
+    assert lines[-2:] == [r"\hline", r"\end{tabular}"]
     body = lines[5:-2]
     assert all(line.endswith(r" \\") for line in body)
     rows = [[cell_value(cell, "--") for cell in line.removesuffix(r" \\").split(" & ")] for line in body]

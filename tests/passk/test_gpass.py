@@ -185,7 +185,7 @@ def test_the_command_line_prints_g_pass_beside_pass_at_k(tmp_path: Path, capsys:
 
 @pytest.mark.parametrize("argv, message", [(["--tau", "1.5"], "tau must be above 0 and at most 1"),
                                            (["--tau", "x"], "tau must be a number"),
-                                           (["--tau", "0.5", "--latex"], "--tau adds to the table or the JSON")])
+                                           (["--tau", "0.5", "--runs"], "--tau adds to the answer of one run")])
 def test_the_command_line_refuses_a_bad_tau(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
                                            message: str) -> None:
     counts = tmp_path / "counts.txt"

@@ -189,8 +189,7 @@ def test_the_command_line_refuses_majority_for_files_without_answers(capsys):
     assert "--majority needs each sample's extracted answer, and these files have none" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", ["--markdown", "--runs"])
-def test_majority_adds_to_the_table_or_json_of_one_run(option, capsys):
+def test_majority_adds_to_the_answer_of_one_run(capsys):
     with pytest.raises(SystemExit):
-        main(["a.jsonl", "b.jsonl", "--majority", option])
-    assert "--majority adds to the table or the JSON of one run" in capsys.readouterr().err
+        main(["a.jsonl", "b.jsonl", "--majority", "--runs"])
+    assert "--majority adds to the answer of one run: leave out --runs" in capsys.readouterr().err

@@ -316,17 +316,11 @@ def test_cli_without_runs_still_combines_the_files_into_one_run(run_files, capsy
     assert "rank" not in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--markdown"], "passk: --markdown is not available with --runs; use the table or --json."),
-    (["--latex"], "passk: --latex is not available with --runs; use the table or --json."),
-])
-def test_cli_runs_refuses_paper_tables(run_files, extra, message):
-    import io
-
+def test_cli_runs_prints_paper_tables_too(run_files, capsys):
     from passk.__main__ import main
-    stderr = io.StringIO()
-    assert main(["--runs", *run_files, *extra], stderr=stderr) == 2
-    assert stderr.getvalue().strip() == message
+    assert main(["--runs", *run_files, "-k", "1", "--markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].startswith("| k | rank | run | pass@k (%) |") and any(line.startswith("| k | run | other | paired |") for line in lines)
 
 
 def test_cli_runs_needs_two_files(run_files):

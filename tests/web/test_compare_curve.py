@@ -112,7 +112,7 @@ def test_the_command_lines_json_is_the_apis(tmp_path, capsys, client):
 
 @pytest.mark.parametrize("argv", [["a.csv", "b.csv", "--curve"], ["--runs", "a.csv", "--curve"],
                                   ["--runs", "a.csv", "b.csv", "c.csv", "--curve"],
-                                  ["--runs", "a.csv", "b.csv", "--curve", "--latex"]])
+                                  ["--runs", "a.csv", "--curve", "--latex"]])
 def test_the_command_line_wants_two_runs_for_a_curve(argv, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(argv)
