@@ -249,7 +249,8 @@ def notices(report: Report, output: str) -> list[str]:
                       *(summary.g_pass.results if summary.g_pass else ())]
             lines += [f"note: {where}{row.reason}" for row in beside if row.reason]
             if summary.majority:
-                lines += [f"note: {where}{_maj_at_n(summary)}", f"note: {where}{summary.majority.voting_buys['sentence']}"]
+                lines += [f"note: {where}{sentence}" for sentence in (_maj_at_n(summary),
+                                                                      summary.majority.voting_buys["sentence"])]
     return list(dict.fromkeys(lines))  # the other suite repeats the misuse warnings: say each once
 
 

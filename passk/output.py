@@ -25,7 +25,7 @@ from passk import __version__
 from passk.columns import (CSV, G_PASS_COLUMNS, LATEX, MAJORITY_COLUMNS, MARKDOWN, NOTATIONS, PAIR_COLUMNS,
                            RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, CURVE_COLUMNS, Column, shown_in)
 from passk.display import difference_interval, interval, label, whole
-from passk.paper import MARKDOWN_RULES, MARKDOWN_SPECIAL, latex_line, markdown_line, suites
+from passk.paper import ALIGNMENT, MARKDOWN_RULES, MARKDOWN_SPECIAL, latex_line, markdown_line, suites
 
 if TYPE_CHECKING:   # only for the annotations: importing these would import the computing
     from passk.curves import CurveComparison
@@ -37,7 +37,6 @@ WRITTEN = ("csv", "tsv", MARKDOWN, LATEX)   # the formats this module writes
 FORMATS = (TABLE, "csv", "tsv", JSON, MARKDOWN, LATEX)   # every output format of the command line, in --help's order
 DELIMITERS = {"csv": ",", "tsv": "\t"}
 INTERVALS = (interval, difference_interval)   # the formatters of a pair of bounds: two cells in CSV
-ALIGNMENT = {label: "l", interval: "c", difference_interval: "c"}   # by a column's formatter; numbers go right
 
 
 @dataclass(frozen=True)

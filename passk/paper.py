@@ -1,15 +1,14 @@
 """Results as a paper prints them: Markdown and LaTeX tables and rows.
 
-One place writes the cells, so the command line's --markdown and --latex
-tables and the rows the pages offer to copy hold the same text.
+One place writes the cells, so the command line's Markdown and LaTeX tables
+(passk.output) and the rows the pages offer to copy hold the same text.
 """
 
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from passk import __version__
-from passk.columns import LATEX, MARKDOWN, RESULT_COLUMNS, Column, cells, headings, shown_in
-from passk.display import interval, label
+from passk.columns import MARKDOWN, RESULT_COLUMNS, Column, cells, headings
+from passk.display import difference_interval, interval, label
 
 if TYPE_CHECKING:   # only for the annotations: passk.report reads the input, which this module never does
     from passk.benchmark import Summary
@@ -22,7 +21,7 @@ Cells = list[str | None]
 INTERVAL_COLUMNS = tuple(column for column in RESULT_COLUMNS if column.name in ("k", "pass_at_k", "ci95"))
 CALCULATION_COLUMNS = tuple(column for column in RESULT_COLUMNS if column.name in ("k", "pass_at_k"))
 SUITE = "Suite"
-ALIGNMENT = {label: "l", interval: "c"}   # by a column's formatter; numbers are right-aligned
+ALIGNMENT = {label: "l", interval: "c", difference_interval: "c"}   # by a column's formatter; numbers go right
 
 
 def suites(report: "Report") -> list[tuple[str | None, "Summary"]]:
@@ -40,12 +39,6 @@ def paper_rows(report: "Report", output: str = MARKDOWN,
     rows = [([name] if suite else []) + cells(row, output, columns)
             for name, summary in suites(report) for row in summary.results]
     return suite + headings(output, columns), rows
-
-
-def alignments(report: "Report", output: str = MARKDOWN, columns: Iterable[Column] = RESULT_COLUMNS) -> list[str]:
-    """Each paper column's alignment: l for text, c for an interval, r for a number."""
-    return (["l"] if _labelled(report) else []) + [ALIGNMENT.get(column.format, "r")
-                                                   for column in shown_in(output, columns)]
 
 
 def _labelled(report: "Report") -> bool:
@@ -89,19 +82,4 @@ def latex_rows(rows: Iterable[Sequence[str | None]]) -> str:
     return "\n".join(map(latex_line, rows))
 
 
-MARKDOWN_RULES = {"l": "---", "c": ":---:", "r": "---:"}
-
-
-def markdown(report: "Report") -> str:
-    """The results as a GitHub-flavoured Markdown table."""
-    header, rows = paper_rows(report, MARKDOWN)
-    rule = "| " + " | ".join(MARKDOWN_RULES[side] for side in alignments(report, MARKDOWN)) + " |"
-    return "\n".join([markdown_line(header), rule, *map(markdown_line, rows)])
-
-
-def latex(report: "Report") -> str:
-    """The results as a LaTeX tabular with booktabs rules."""
-    header, rows = paper_rows(report, LATEX)
-    return "\n".join([r"% passk " + __version__ + r"; the rules need \usepackage{booktabs}",
-                      rf"\begin{{tabular}}{{{''.join(alignments(report, LATEX))}}}", r"\toprule", latex_line(header),
-                      r"\midrule", *map(latex_line, rows), r"\bottomrule", r"\end{tabular}"])
+MARKDOWN_RULES = {"l": "---", "c": ":---:", "r": "---:"}   # a Markdown table's rule under a header, by alignment
