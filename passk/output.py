@@ -68,8 +68,8 @@ def _placed(columns: Sequence[Column], *lead: Column) -> tuple[Column, ...]:
 def report_tables(report: "Report") -> list[Table]:
     """A run's tables: pass@k per (suite and) k, then maj@k and G-Pass@k where the report has them.
 
-    The pass@k table of a run that has no other table has no title: it is the paper table of `passk --markdown`
-    and `--latex` as it always was."""
+    The pass@k table of a run that has no other table has no title: it is the paper table `passk --markdown`
+    always printed (and `--latex`, with \\hline rules now rather than booktabs)."""
     named = suites(report)
     lead = (SUITE,) if any(suite for suite, _ in named) else ()
     tables = [Table("pass@k", _placed(RESULT_COLUMNS, *lead),

@@ -179,7 +179,7 @@ def json_keys(csv_header):
     return keys
 
 
-def report_json_tables(answer, suite=None):
+def report_json_tables(answer):
     """The JSON's rows of each table of one run: pass@k, then maj@k and G-Pass@k where there are any."""
     tables = [answer["results"]]
     tables += [answer[name]["results"] for name in ("majority", "g_pass") if answer.get(name)]
@@ -203,11 +203,8 @@ def test_every_format_of_one_run_holds_the_json_numbers(name, output):
     status, out, err = answered(*argv, "-o", output)
     assert status == 0, err
     csv_tables = delimited_tables(answered(*argv, "-o", "csv")[1], ",")
-    by_suite = {}
-    for table in csv_tables:   # an EvalPlus file: the rows of each suite, against that suite's JSON
-        for row in table:
-            by_suite.setdefault(row.get("suite"), None)
-    answers = {suite: json_of(*argv, *(["--suite", suite] if suite else [])) for suite in by_suite}
+    suites = dict.fromkeys(row.get("suite") for row in csv_tables[0])   # EvalPlus: each suite against its JSON
+    answers = {suite: json_of(*argv, *(["--suite", suite] if suite else [])) for suite in suites}
     expected = [[row for suite, answer in answers.items() for row in report_json_tables(answer)[index]]
                 for index in range(len(csv_tables))]
     # the suites' rows in the order the tables give them: the chosen (plus) suite first
@@ -230,7 +227,7 @@ def test_every_format_of_one_run_holds_the_json_numbers(name, output):
             check_paper(table, keys, json_rows)
 
 
-def test_markdown_and_latex_of_one_run_keep_the_old_paper_table(capsys):
+def test_markdown_and_latex_of_one_run_keep_the_old_paper_table():
     """One table of one run: no title, the header first, as --markdown and --latex always printed it."""
     status, markdown, _ = answered(EXAMPLE, "-k", "1,10", "--markdown")
     assert status == 0 and markdown.splitlines()[0].startswith("| k | pass@k (%) | ± SE (%) | 95% interval (%) |")
@@ -240,7 +237,7 @@ def test_markdown_and_latex_of_one_run_keep_the_old_paper_table(capsys):
     assert latex.splitlines()[1] == r"\begin{tabular}{rrrcrr}" and r"95\% interval (\%)" in latex
 
 
-def test_csv_and_tsv_say_on_standard_error_what_their_rows_cannot(tmp_path):
+def test_csv_and_tsv_say_on_standard_error_what_their_rows_cannot():
     """An undefined k is an empty row in the CSV; why is a line on standard error, as beside the paper tables."""
     status, out, err = answered(EXAMPLE, "-k", "1,100", "-o", "csv")
     assert status == 0 and out.splitlines()[-1] == "100,,,,,,"
