@@ -96,6 +96,46 @@
     }
   }
 
+  // The page around the frame sets its theme, {type: "passk:theme", theme: "dark" | "light"}, as the
+  // snippet's script does when the docs site switches its own: the class ?theme= would give <html>.
+  // Only that page may: the message must come from the parent window and from the origin of the page
+  // that loaded the frame (document.referrer; remembered for the frame's own reloads by Calculate,
+  // whose referrer passk never sends). The form keeps the theme for those reloads.
+  function followEmbedderTheme() {
+    if (window.parent === window || !document.body.classList.contains("embed")) return;
+    var embedder = embedderOrigin();
+    window.addEventListener("message", function (event) {
+      var theme = event.data && event.data.type === "passk:theme" ? event.data.theme : null;
+      if (!embedder || event.source !== window.parent || event.origin !== embedder) return;
+      if (theme !== "dark" && theme !== "light") return;
+      var root = document.documentElement;
+      root.classList.remove("theme-dark", "theme-light");
+      root.classList.add("theme-" + theme);
+      document.querySelector('meta[name="color-scheme"]').content = theme;
+      var kept = document.querySelector('input[name="theme"]');
+      if (!kept) {
+        kept = document.createElement("input");
+        kept.type = "hidden";
+        kept.name = "theme";
+        kept.setAttribute("form", "calculator");
+        document.body.appendChild(kept);
+      }
+      kept.value = theme;
+    });
+  }
+
+  function embedderOrigin() {
+    var origin = "";
+    try {
+      origin = document.referrer ? new URL(document.referrer).origin : "";
+    } catch (error) { /* no address to read */ }
+    try {
+      if (origin && origin !== location.origin) sessionStorage.setItem("passk:embedder", origin);
+      origin = sessionStorage.getItem("passk:embedder") || "";
+    } catch (error) { /* no storage for this frame: only the first page follows the site */ }
+    return origin === "null" ? "" : origin;
+  }
+
   // Live update of the single-problem calculator: ask the server for the same page and
   // swap in the result, so there is one rendering and one set of rules. While the fields
   // do not hold a calculation (half typed, c > n, ...) the last result stays, dimmed, under
@@ -315,6 +355,7 @@
     initialise(document);
     if (document.querySelector("#benchmark-form, #compare-form")) showAnswer(document);   // a page that answers a form
     reportEmbedHeight();
+    followEmbedderTheme();
     var form = document.getElementById("calculator");
     if (form && form.dataset.live !== "off") enableLiveUpdate(form);
   });

@@ -19,7 +19,7 @@ FINGERPRINTED_MAX_AGE = 365 * 24 * 3600  # a fingerprinted address never changes
 ANSWER_MAX_AGE = 600   # seconds: a GET answer is a pure function of its address (and Host)
 CACHEABLE_ENDPOINTS = {"pages.index", "pages.embed", "api.pass_at_k", "pages.benchmark", "pages.compare"}
 KNOWN_PARAMETERS = {**{endpoint: FIELDS for endpoint in ("pages.index", "api.pass_at_k")},
-                    "pages.embed": FIELDS + ("theme",), "pages.benchmark": names_read(benchmark_form),
+                    "pages.embed": FIELDS + ("theme", "background"), "pages.benchmark": names_read(benchmark_form),
                     "pages.compare": names_read(compare_form), "static": ("v",), "pages.favicon": ()}
 
 

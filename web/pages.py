@@ -28,17 +28,48 @@ from web.query import calculate_query, read_query
 pages = Blueprint("pages", __name__)
 
 EMBED_THEMES = ("auto", "dark", "light")   # auto follows prefers-color-scheme
+EMBED_BACKGROUNDS = ("page", "transparent")   # transparent lets the docs site's own background show
 EMBED_HEIGHT = 520   # px: the iframe's height without the script: room for a calculation and its table
-# What a docs author pastes (docs/embed.md): the iframe, at a fixed height that works without the
-# script, and a few lines that size it to the height /embed posts (static/app.js).
-EMBED_SNIPPET = ('<iframe src="{src}" title="pass@k calculator" width="100%" height="{height}" loading="lazy" '
-                 'data-passk-embed></iframe>\n' """<script>
-addEventListener("message", function (event) {{
-  if (event.origin !== "{origin}" || !event.data || event.data.type !== "passk:height") return;
-  document.querySelectorAll("iframe[data-passk-embed]").forEach(function (frame) {{
-    if (frame.contentWindow === event.source) frame.style.height = event.data.height + "px";
+# What a docs author pastes (docs/embed.md): the iframe, at a fixed height that works without the script, and a
+# script that sizes it to the height /embed posts and tells it the site's theme (static/app.js has the other end).
+EMBED_SNIPPET = ('<iframe src="{src}" title="pass@k calculator" width="100%" height="{height}" '
+                 'referrerpolicy="strict-origin" loading="lazy" data-passk-embed></iframe>\n' """<script>
+(function () {{
+  var passk = "{origin}", frames = document.querySelectorAll("iframe[data-passk-embed]");
+  var systemDark = matchMedia("(prefers-color-scheme: dark)");
+  // The site's theme: MkDocs Material's scheme ("slate" is dark), data-theme (Furo, PyData Sphinx, Docusaurus),
+  // else the reader's system.
+  function theme() {{
+    var body = document.body.dataset, root = document.documentElement.dataset;
+    var scheme = [body.mdColorScheme, body.theme, root.theme].join(" ");
+    return /slate|dark/.test(scheme) ? "dark" : /default|light/.test(scheme) ? "light" :
+      systemDark.matches ? "dark" : "light";
+  }}
+  function sendTheme() {{
+    var now = theme();
+    frames.forEach(function (frame) {{
+      frame.style.colorScheme = now;   // as the frame's, so that a transparent frame stays transparent
+      frame.contentWindow.postMessage({{ type: "passk:theme", theme: now }}, passk);
+    }});
+  }}
+  frames.forEach(function (frame) {{
+    frame.style.border = "0";   // the embed has its own edges
+    frame.addEventListener("load", sendTheme);
   }});
-}});
+  var watch = {{ attributes: true, attributeFilter: ["data-md-color-scheme", "data-theme"] }};
+  var observer = new MutationObserver(sendTheme);
+  observer.observe(document.body, watch);
+  observer.observe(document.documentElement, watch);
+  systemDark.addEventListener("change", sendTheme);
+  addEventListener("message", function (event) {{
+    if (event.origin !== passk || !event.data || event.data.type !== "passk:height") return;
+    frames.forEach(function (frame) {{
+      if (frame.contentWindow !== event.source) return;
+      frame.style.boxSizing = "content-box";   // the height is the inside's, whatever border the site adds
+      frame.style.height = event.data.height + "px";
+    }});
+  }});
+}})();
 </script>""")
 
 
@@ -53,7 +84,8 @@ def index() -> ResponseReturnValue:
         chart=calc and curve_chart(calc),
         steps=calc and worked_steps(calc),
         share_url=calc and public_url("pages.index", **query.link_params()),
-        embed_snippet=calc and _textarea_text(embed_snippet(public_url("pages.embed", **query.link_params()))),
+        embed_snippet=calc and _textarea_text(embed_snippet(public_url("pages.embed", **query.link_params(),
+                                                                         theme="auto"))),
     )
     return page, 400 if query.errors else 200
 
@@ -65,9 +97,10 @@ def embed() -> ResponseReturnValue:
         return redirect(clean, 303)
     calc = calculate_query(query)
     full_url = public_url("pages.index", **(query.link_params() if calc else {}))
-    theme = request.args.get("theme", "auto")
+    theme, background = request.args.get("theme", "auto"), request.args.get("background", "page")
     return render_template("embed.html", query=query, calc=calc, full_url=full_url,
-                           theme=theme if theme in EMBED_THEMES else "auto"), \
+                           theme=theme if theme in EMBED_THEMES else "auto",
+                           background=background if background in EMBED_BACKGROUNDS else "page"), \
         400 if query.errors else 200
 
 

@@ -135,6 +135,45 @@ def test_without_script_the_frame_keeps_its_height_and_the_embed_still_works(doc
     expect(page.locator(FRAME)).to_have_css("height", f"{EMBED_HEIGHT}px")
 
 
+# Inside the frame: note the root's classes after each message, once the embed's own listener (added first) has run.
+NOTE_MESSAGES = """() => { window.seen = [];
+  addEventListener('message', () => seen.push(document.documentElement.className)); }"""
+SENT_TO_ITSELF = "() => postMessage({type: 'passk:theme', theme: 'dark'}, '*')"
+FROM_THE_PAGE = "theme => document.querySelector('iframe').contentWindow.postMessage({type: 'passk:theme', theme}, '*')"
+
+
+def theme_messages(page, url):
+    """Open the docs page at url, whose frame will note what each message left on its <html>; return the frame."""
+    page.goto(url)
+    frame = page.locator(FRAME).element_handle().content_frame()
+    expect(page.frame_locator(FRAME).locator("#pass-at-k")).to_contain_text("91.67")
+    frame.evaluate(NOTE_MESSAGES)
+    return frame
+
+
+@pytest.mark.browser
+def test_only_the_page_that_framed_the_embed_sets_its_theme(docs_context, docs_site):
+    page = docs_context(color_scheme="light").new_page()
+    iframe = offered_snippet(page).split("<script>")[0]
+    frame = theme_messages(page, docs_site.page("/themed.html", iframe))
+    frame.evaluate(SENT_TO_ITSELF)             # not from the parent window: refused
+    frame.wait_for_function("() => seen.length === 1")
+    page.evaluate(FROM_THE_PAGE, "bright")     # not a theme: refused
+    frame.wait_for_function("() => seen.length === 2")
+    assert frame.evaluate("() => seen") == ["", ""]
+    page.evaluate(FROM_THE_PAGE, "dark")
+    frame.wait_for_function("() => seen.length === 3")
+    assert frame.evaluate("() => seen[2]") == "theme-dark"
+    expect(page.frame_locator(FRAME).locator("body")).to_have_css("color", "rgb(227, 232, 239)")   # --ink, dark
+
+    hidden = iframe.replace('referrerpolicy="strict-origin"', 'referrerpolicy="no-referrer"')
+    page = page.context.new_page()             # a new tab: nothing remembered of the frame above
+    frame = theme_messages(page, docs_site.page("/anonymous.html", hidden))
+    page.evaluate(FROM_THE_PAGE, "dark")       # the frame cannot tell who framed it: refused
+    frame.wait_for_function("() => seen.length === 1")
+    assert frame.evaluate("() => seen") == [""]
+
+
 @pytest.mark.browser
 def test_the_embed_takes_the_theme_it_is_asked_for_over_the_readers(page):
     """theme=dark in a light browser looks as the embed does in a dark one, and the other way round."""
@@ -175,15 +214,39 @@ def test_embed_theme_parameter(client, query, theme_class):
 def test_the_offered_snippet_checks_the_origin_and_the_message_type(client):
     page = client.get("/?n=10&c=3&k=5").get_data(as_text=True)
     snippet = html.unescape(re.search(r'<textarea id="embed-snippet"[^>]*>(.*?)</textarea>', page, re.S)[1])
-    assert snippet == embed_snippet("http://localhost/embed?n=10&c=3&k=5")
-    assert snippet.startswith('<iframe src="http://localhost/embed?n=10&c=3&k=5" ')
+    assert snippet == embed_snippet("http://localhost/embed?n=10&c=3&k=5&theme=auto")
+    assert snippet.startswith('<iframe src="http://localhost/embed?n=10&c=3&k=5&theme=auto" ')
     assert f'height="{EMBED_HEIGHT}"' in snippet
-    assert 'event.origin !== "http://localhost"' in snippet and '"passk:height"' in snippet
+    assert 'var passk = "http://localhost"' in snippet and "event.origin !== passk" in snippet
+    assert '"passk:height"' in snippet and '"passk:theme"' in snippet and "postMessage(" in snippet
+    assert re.search(r"postMessage\([^;]*, passk\)", snippet)   # the theme goes to passk's origin only
 
 
 def test_the_docs_show_the_snippet_the_page_offers():
     docs = (ROOT / "docs" / "embed.md").read_text()
-    assert embed_snippet("https://passk.example.org/embed?n=10&c=3&k=5") in docs
+    assert embed_snippet("https://passk.example.org/embed?n=10&c=3&k=5&theme=auto") in docs
+
+
+@pytest.mark.parametrize("query, transparent", [
+    ("background=transparent", True), ("background=page", False), ("", False), ("background=purple", False),
+    ("background=", False), ("background=transparent&theme=dark", True),
+])
+def test_embed_background_parameter(client, query, transparent):
+    response = client.get(f"/embed?n=10&c=3&k=5&{query}")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    body = re.search(r"<body[^>]*>", page)[0]
+    assert ("embed-transparent" in body) == transparent
+    kept = '<input type="hidden" name="background" value="transparent" form="calculator">' in page
+    assert kept == transparent   # Calculate keeps it
+    assert element_text(page, "pass-at-k") == "91.67%"
+
+
+def test_the_embeds_parameters_are_its_own_address_and_others_are_dropped(client):
+    kept = client.get("/embed?n=10&c=3&k=5&theme=dark&background=transparent")
+    assert kept.status_code == 200
+    dropped = client.get("/embed?n=10&c=3&k=5&background=transparent&origin=x")
+    assert dropped.status_code == 308 and dropped.location.endswith("/embed?n=10&c=3&k=5&background=transparent")
 
 
 def test_only_the_embed_may_be_framed(client):

@@ -199,7 +199,7 @@ def test_embed_is_compact_and_the_only_frameable_page(client):
 
 def test_main_page_offers_an_iframe_snippet_for_the_current_numbers(client):
     html = client.get("/?n=10&c=3&k=5").get_data(as_text=True)
-    assert '&lt;iframe src="http://localhost/embed?n=10&amp;c=3&amp;k=5"' in html
+    assert '&lt;iframe src="http://localhost/embed?n=10&amp;c=3&amp;k=5&amp;theme=auto"' in html
 
 
 def test_embed_bad_input_is_400_with_the_message(client):

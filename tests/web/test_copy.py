@@ -39,7 +39,7 @@ def test_the_single_problem_page_copies_value_link_rows_and_snippet(clipboard_pa
     assert copied(page, "Copy LaTeX row") == r"5 & 91.67 \\"
     snippet = copied(page, "Copy snippet")
     assert snippet == page.locator("#embed-snippet").input_value()
-    assert snippet.startswith(f'<iframe src="{live_server}/embed?n=10&amp;c=3&amp;k=5"'.replace("&amp;", "&"))
+    assert snippet.startswith(f'<iframe src="{live_server}/embed?n=10&c=3&k=5&theme=auto"')
     expect(page.locator("#copy-status")).to_have_attribute("aria-live", "polite")
 
 
