@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -254,6 +255,20 @@ def test_names_holding_delimiters_or_quotes_read_back_whole(tmp_path):
         ranking, pairs = delimited_tables(out, delimiter)
         assert [row["name"] for row in ranking] == [str(two), str(one)]
         assert (pairs[0]["a"], pairs[0]["b"]) == (str(one), str(two))
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex (apt-get install texlive-latex-base)")
+def test_the_latex_tables_compile_with_no_package(tmp_path):
+    """One run with a tiny value and a ranking with underscores in its names, in a bare article."""
+    tiny, runs = tmp_path / "tiny_counts.txt", write_runs(tmp_path, BASELINE, WORSE)
+    tiny.write_text("a 1000000 1\nb 1000000 2\n")
+    tables = [answered(tiny, "-k", "1", "-o", "latex")[1], answered("--runs", *runs, "-k", "1", "-o", "latex")[1]]
+    assert "1.50e-04" in tables[0] and r"\_" in tables[1]
+    document = tmp_path / "tables.tex"
+    document.write_text("\\documentclass{article}\n\\begin{document}\n" + "\n\n".join(tables) + "\n\\end{document}\n")
+    compiled = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", document.name],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert compiled.returncode == 0, compiled.stdout[-2000:]
 
 
 # --- several runs, two runs, curves ---------------------------------------------
