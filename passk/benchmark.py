@@ -263,7 +263,7 @@ def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPai
     if short.size:
         return KResult(k, None, None, None, None,
                        f"pass@{k} is undefined: {_how_many_have(short, problems)} fewer than {k:,} "
-                       f"samples ({_named(short, problems)}), and every problem needs n ≥ {k:,}.")
+                       f"samples{_which(short, problems)}, and every problem needs n ≥ {k:,}.")
     mean, se, ci95 = _mean_se_interval(pairs, pair_values, len(problems), fractions)
     se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k, prior)
     ci95_fixed = None if se_fixed is None else fixed_interval(min(1.0, max(0.0, mean)), se_fixed, samples.sum() / k)
@@ -350,7 +350,7 @@ def _fixed_benchmark_se(problems: list[ProblemCounts], samples: Ints, pairs: "_D
     short = np.flatnonzero(samples < 2 * k)
     if short.size:
         return None, (f"The fixed-benchmark SE for k = {k:,} needs n ≥ {2 * k:,}: "
-                      f"{_how_many_have(short, problems)} fewer samples ({_named(short, problems)}).")
+                      f"{_how_many_have(short, problems)} fewer samples{_which(short, problems)}.")
     pair_variances = expected_variance(pairs.samples, pairs.correct, k, prior)
     return math.sqrt(math.fsum((pairs.weights * pair_variances).tolist())) / len(problems), None
 
@@ -509,11 +509,14 @@ def _how_many_have(indices: Positions, problems: Sequence[ProblemCounts], noun: 
     return f"{len(indices):,} of {plural(len(problems), noun)} {'has' if len(indices) == 1 else 'have'}"
 
 
-def _named(indices: Positions, problems: Sequence[ProblemCounts]) -> str:
-    """The task ids at indices: up to IDS_NAMED of them, then 'and N more'."""
+def _which(indices: Positions, problems: Sequence[ProblemCounts]) -> str:
+    """' (HumanEval/19, HumanEval/23 and 38 more)': the task ids at indices, up to IDS_NAMED of them; '' for problems
+    without names (a share link's, whose ids are empty: it carries counts only)."""
+    if not problems[indices[0]].task_id:
+        return ""
     names = ", ".join(str(problems[i].task_id) for i in indices[:IDS_NAMED])
     rest = len(indices) - IDS_NAMED
-    return f"{names} and {rest:,} more" if rest > 0 else names
+    return f" ({names} and {rest:,} more)" if rest > 0 else f" ({names})"
 
 
 def _row_dicts(columns: dict[str, list[float | None]], count: int) -> list[dict[str, float | None]]:
@@ -670,7 +673,7 @@ def _k_comparison(problems: list[ProblemCounts], samples_a: Ints, samples_b: Int
     if short.size:
         return KComparison(k, None, None, None, None, None, None,
                            f"pass@{k} is undefined: {_how_many_have(short, problems, 'paired problem')} fewer than "
-                           f"{k:,} samples in run A or B ({_named(short, problems)}).")
+                           f"{k:,} samples in run A or B{_which(short, problems)}.")
     differences = values_a - values_b
     count = differences.size
     a, b, difference = (math.fsum(values.tolist()) / count for values in (values_a, values_b, differences))

@@ -62,20 +62,21 @@ def decimal(value: float, places: int, top: float | None = None, ascii: bool = F
     return None
 
 
-def percent(value: float | None, places: int = 2, ascii: bool = False) -> str:
+def percent(value: float | None, places: int = 2, ascii: bool = False, fixed: bool = False) -> str:
     """A probability as a percentage that never rounds a non-zero value to 0% or 100%.
 
-    ascii=True writes the scientific form as 3.77e-21%, for the command line.
+    ascii=True writes the scientific form as 3.77e-21%, for the command line; fixed=True writes exactly 0 and 1
+    with the places too (0.00%, 100.00%), so that a column of them lines up with its other values.
 
     >>> percent(11 / 12), percent(1e-5), percent(0.9999999), percent(8.66e-13), percent(None)
     ('91.67%', '1.00 × 10⁻³%', '99.99999%', '8.66 × 10⁻¹¹%', '—')
-    >>> percent(3.77e-23, ascii=True)
-    '3.77e-21%'
+    >>> percent(3.77e-23, ascii=True), percent(0.0, fixed=True), percent(1.0, fixed=True)
+    ('3.77e-21%', '0.00%', '100.00%')
     """
     if value is None:
         return "—"
     if value == 0 or value == 1:
-        return f"{value * 100:.0f}%"
+        return f"{value * 100:.{places if fixed else 0}f}%"
     text = decimal(value * 100, places, top=100, ascii=ascii)
     return "≈ 100%" if text is None else f"{text}%"
 
@@ -97,15 +98,15 @@ def percent_figure(value: float | None) -> str | None:
     return decimal(100 * value, 2, top=100, ascii=True) or "100.00"
 
 
-def pass_percent(value: float, n: int, c: int, k: int) -> str:
+def pass_percent(value: float, n: int, c: int, k: int, fixed: bool = False) -> str:
     """percent(), except that a pass@k which rounds to 1.0 without being certain reads ≈ 100%.
 
-    >>> pass_percent(1.0, 200, 100, 100), pass_percent(1.0, 200, 150, 100)
-    ('≈ 100%', '100%')
+    >>> pass_percent(1.0, 200, 100, 100), pass_percent(1.0, 200, 150, 100), pass_percent(1.0, 20, 20, 1, fixed=True)
+    ('≈ 100%', '100%', '100.00%')
     """
     if value == 1 and 0 < c and n - c >= k:
         return "≈ 100%"
-    return percent(value)
+    return percent(value, fixed=fixed)
 
 
 def fraction(value: float | None) -> str:

@@ -197,11 +197,12 @@ def _source_name(names: Sequence[str | None]) -> str | None:
 
 def report_from_share(counts: str | None, z: str | None, ks: Sequence[int], suite: str | None = None,
                       beside: Beside = Beside()) -> Report:
-    """The report a share link describes; task ids become problem 1, 2, … (always within the limits)."""
+    """The report a share link describes, within the limits; its problems have no names (empty task ids), as the
+    link carries counts only, so notes name none and the per-problem table shows a dash."""
     pairs = decode_counts(counts, z)
     check_cells(len(pairs), ks)
     check_distinct(len(set(pairs)), ks)
-    problems = [Problem(f"problem {index}", n, c) for index, (n, c) in enumerate(pairs, start=1)]
+    problems = [Problem("", n, c) for n, c in pairs]
     return Report(summarize(problems, ks, tau=beside.tau), "share link", suite=suite if suite in SUITES else None)
 
 

@@ -136,6 +136,7 @@ def test_copy_buttons_and_sorting_are_reached_by_keyboard_with_a_ring(page):
     copy = page.get_by_role("button", name="Copy link")
     expect(copy).to_be_focused()
     assert copy.evaluate(FOCUS_RING)
+    page.locator("#per-problem-section > summary").press("Enter")   # the disclosure opens from the keyboard
     sort = page.locator("#per-problem thead button").first
     sort.focus()
     assert sort.evaluate(FOCUS_RING)

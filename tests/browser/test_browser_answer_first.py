@@ -69,3 +69,31 @@ def test_a_share_link_opens_at_its_result(screen):
     screen.goto(link)
     expect(screen.locator("#benchmark-heading")).to_be_in_viewport()
     expect(screen.locator("#benchmark-heading")).to_be_focused()
+
+
+def test_the_calculator_s_first_screen_on_a_small_phone_holds_the_answer(page):
+    page.set_viewport_size({"width": 320, "height": 568})
+    page.goto("/?n=200&c=57&k=10")
+    expect(page.locator("#pass-at-k")).to_be_in_viewport(ratio=1)
+    expect(page.locator("#n")).to_be_in_viewport(ratio=1)   # and the inputs it came from
+    assert page.locator("#n-help").bounding_box()["height"] <= 1   # the hints step aside for the answer
+    page.goto("/?n=5&c=9&k=1")   # with no answer to show, the hints and the lede are back
+    expect(page.get_by_role("alert")).to_be_in_viewport()
+    assert page.locator("#n-help").bounding_box()["height"] > 10 and page.locator(".lede").bounding_box()["height"] > 10
+
+
+def test_long_explanations_wait_behind_their_disclosures(page):
+    page.goto("/benchmark")
+    page.locator("#text").fill("A,10,3\nB,10,0\nC,10,10\n")
+    page.locator("#k").fill("1, 5")
+    page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#results-table")).to_be_visible()
+    for hidden, summary in (("#plan-k-1", "#planning > summary"), ("#per-problem", "#per-problem-section > summary"),
+                            ("#interval-method p", "#interval-method > summary")):
+        expect(page.locator(hidden)).to_be_hidden()
+        page.locator(summary).click()
+        expect(page.locator(hidden)).to_be_visible()
+    page.locator("#target").fill("2")   # a planning value sent keeps the planning open on the answer
+    page.locator("#target").press("Enter")
+    expect(page.locator("#plan-k-1")).to_be_visible()
+    expect(page.locator("#per-problem")).to_be_hidden()

@@ -77,6 +77,8 @@ def test_per_problem_table_sorts_by_a_column(page):
     page.goto("/benchmark")
     page.locator("#text").fill("A,10,3\nB,10,0\nC,10,10\n")
     page.get_by_role("button", name="Calculate").click()
+    expect(page.locator("#per-problem")).to_be_hidden()   # behind its disclosure, below the answer
+    page.get_by_text("Per problem", exact=True).click()
     page.locator("#per-problem thead").get_by_role("button", name="c", exact=True).click()
     expect(page.locator("#per-problem tbody tr").first).to_contain_text("B")
     page.locator("#per-problem thead").get_by_role("button", name="c", exact=True).click()

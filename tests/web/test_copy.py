@@ -24,7 +24,12 @@ def clipboard_page(new_context):
 
 
 def copied(page, button_name):
-    """Click the copy button so named; return what the clipboard then holds."""
+    """Click the copy button so named, first opening the disclosure it waits behind as a reader would (a click on
+    its summary); return what the clipboard then holds."""
+    button = page.locator("button.copy").filter(has_text=re.compile(f"^{re.escape(button_name)}$"))
+    closed = page.locator("details:not([open])").filter(has=button)
+    if closed.count():
+        closed.locator("summary").click()
     page.get_by_role("button", name=button_name, exact=True).click()
     expect(page.locator("#copy-status")).to_have_text(re.compile(r"^Copied"))
     return page.evaluate("navigator.clipboard.readText()")
@@ -70,6 +75,7 @@ def test_without_the_clipboard_api_the_text_is_selected_for_copying(new_context)
     context.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     page = context.new_page()
     page.goto("/?n=10&c=3&k=5")
+    page.get_by_text("Rows for a paper's table").click()
     page.get_by_role("button", name="Copy LaTeX row").click()
     expect(page.locator("#copy-status")).to_have_text(re.compile(r"(Copied|press Ctrl\+C to copy the) LaTeX row"))
     assert page.evaluate("getSelection().toString()") == r"5 & 91.67 \\"
