@@ -255,7 +255,11 @@ def test_undefined_rows_note_shows_only_with_an_undefined_row(page):
 def test_print_shows_the_result_without_the_form(new_context, name, form, kept):
     page = new_context(color_scheme="dark").new_page()
     show(page, name)
+    opened = {"calculator": "#steps-details", "benchmark": "#per-problem-section"}.get(name)
+    if opened:   # a disclosure prints as the reader left it: open, with its content
+        page.locator(f"{opened} > summary").click()
     page.emulate_media(media="print")
+    expect(page.locator("#planning, #interval-method p").first).to_be_hidden()   # closed ones do not print
     for hidden in (form, "nav", ".site-footer", "main button:not(th button)"):
         for element in page.locator(hidden).all():
             expect(element).to_be_hidden()
