@@ -6,8 +6,9 @@
 Serves the app on a free port of 127.0.0.1 (Werkzeug, in a thread) and drives
 Chromium with Playwright: the calculator, the benchmark page with the result
 for examples/samples.jsonl_results.jsonl, the compare page with two runs and
-with four runs ranked, each in the light and the dark colour scheme, at 1280 px (desktop) and 390 px
-(phone). The calculator is the window's first screen; the benchmark and
+with four runs ranked, and the embed in a docs page (a MkDocs Material site built from the snippet the
+calculator offers, its palette switched to the theme), each in the light and the dark colour scheme, at 1280 px
+(desktop) and 390 px (phone). The calculator is the window's first screen; the benchmark and
 compare pictures run from the result's heading to the end of its chart. Each
 is stored with a palette of at most 256 colours (the pages are flat colours
 and their text's edges), about a third of the size of the browser's PNG.
@@ -21,6 +22,7 @@ import os
 import shutil
 import struct
 import sys
+import tempfile
 import threading
 import zlib
 from pathlib import Path
@@ -32,7 +34,10 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+
 from app import create_app  # noqa: E402  (after the path is set)
+from docs_site import build_docs_site, offered_snippet, serve_site  # noqa: E402
 
 EXAMPLE_FILE = ROOT / "examples" / "samples.jsonl_results.jsonl"
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -111,7 +116,20 @@ def ranking(page, base_url):
     return "#ranking-heading", "#interval-chart-1"
 
 
-PAGES = {"calculator": calculator, "benchmark": benchmark, "compare": compare, "ranking": ranking}
+def embed(page, docs_url):
+    """The embed in a docs page: the site's palette switched to the browser's theme, the frame sized to fit."""
+    page.goto(docs_url + "/")
+    dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    if dark:   # Material opens in its first palette, light
+        page.get_by_title("Switch to dark mode").click()
+    frame = page.frame_locator("iframe[data-passk-embed]")
+    expect(frame.locator("html")).to_have_class("theme-dark" if dark else "theme-light")
+    page.wait_for_function("""() => { const frame = document.querySelector("iframe[data-passk-embed]");
+      const root = frame.contentDocument.documentElement; return root.scrollHeight === root.clientHeight; }""")
+    return "article h1", "iframe[data-passk-embed]"
+
+
+PAGES = {"calculator": calculator, "benchmark": benchmark, "compare": compare, "ranking": ranking, "embed": embed}
 
 
 def screenshot(page, part):
@@ -182,6 +200,8 @@ def take(out, chromium):
     """Every page in every theme and viewport into out/<page>-<theme>-<viewport>.png; returns the paths."""
     out.mkdir(parents=True, exist_ok=True)
     server, base_url = serve()
+    site_folder = tempfile.TemporaryDirectory()
+    docs, _, docs_url = serve_site(build_docs_site(Path(site_folder.name), offered_snippet(base_url)))
     written = []
     try:
         with sync_playwright() as playwright:
@@ -195,7 +215,7 @@ def take(out, chromium):
                     context = browser.new_context(viewport=viewport, color_scheme=theme, device_scale_factor=1)
                     for name, show in PAGES.items():
                         page = context.new_page()
-                        png = screenshot(page, show(page, base_url))
+                        png = screenshot(page, show(page, docs_url if show is embed else base_url))
                         path = out / f"{name}-{theme}-{device}.png"
                         path.write_bytes(palette_png(pixels(blank, png)))
                         written.append(path)
@@ -204,6 +224,8 @@ def take(out, chromium):
             browser.close()
     finally:
         server.shutdown()
+        docs.shutdown()
+        site_folder.cleanup()
     return written
 
 

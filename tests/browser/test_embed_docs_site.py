@@ -8,35 +8,17 @@ and a phone width; and it must take the site's palette when the reader
 switches it, whatever the system's colour scheme says.
 """
 
-import functools
-import html
 import re
-import threading
-import urllib.request
 import zlib
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from docs_site import CALCULATION, build_docs_site, offered_snippet, serve_site
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 FRAME = "iframe[data-passk-embed]"
-CALCULATION = "n=10&c=3&k=5"
-MKDOCS_YML = """\
-site_name: Our docs
-theme:
-  name: material
-  font: false            # Material would fetch Roboto from Google Fonts
-  palette:
-    - scheme: default
-      toggle: {icon: material/brightness-7, name: Switch to dark mode}
-    - scheme: slate
-      toggle: {icon: material/brightness-4, name: Switch to light mode}
-plugins: []              # no search index: the site needs nothing but its pages
-"""
-PAGE_MD = "# {title}\n\nTry the calculator:\n\n{snippet}\n\nThe frame above is passk.\n"
 # Inside the frame (functions, not expressions: the embed's CSP refuses eval): how its document measures
 # against the frame's viewport, and whether it fits exactly: no scrolling inside either way, no empty space.
 # A box that scrolls sideways inside it (the table's, say) counts as scrolling too.
@@ -51,40 +33,12 @@ FITS = f"""() => {{ const measured = ({MEASURE})();
 WIDTHS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
-def offered_snippet(live_server):
-    """The snippet in the main page's Share → Embed box, as a docs author copies it."""
-    with urllib.request.urlopen(f"{live_server}/?{CALCULATION}") as response:
-        page = response.read().decode()
-    return html.unescape(re.search(r'<textarea id="embed-snippet"[^>]*>(.*?)</textarea>', page, re.S)[1])
-
-
-def build_docs_site(folder, snippet):
-    """Build the MkDocs Material site in folder with two pages holding the snippet; return the built site's path."""
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    (folder / "docs").mkdir()
-    (folder / "mkdocs.yml").write_text(MKDOCS_YML)
-    transparent = snippet.replace("theme=auto", "theme=auto&background=transparent", 1)
-    assert transparent != snippet   # the offered src says theme=auto, and the docs say to add the background there
-    (folder / "docs" / "index.md").write_text(PAGE_MD.format(title="Our docs", snippet=snippet))
-    (folder / "docs" / "transparent.md").write_text(PAGE_MD.format(title="Transparent", snippet=transparent))
-    build(load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site")))
-    return folder / "site"
-
-
-class QuietFiles(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def docs_site(live_server, tmp_path_factory):
     """The built site served on a free port of 127.0.0.1: an origin other than passk's. Yields its address."""
     site = build_docs_site(tmp_path_factory.mktemp("mkdocs"), offered_snippet(live_server))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietFiles, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, name="mkdocs-site", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    server, thread, address = serve_site(site)
+    yield address
     server.shutdown()
     thread.join(timeout=10)
     server.server_close()
