@@ -1,7 +1,16 @@
 """passk: the unbiased pass@k estimator, its error bars, and harness-file readers.
 
 The estimator needs numpy only; the error bars use scipy; the ``passk`` command (``python -m passk``) is in
-passk.__main__; ``passk.from_frame`` reads a pandas or polars DataFrame (passk.frames, docs/frames.md). The
+passk.__main__. The public API for notebooks and scripts (passk.api, docs/api.md):
+
+- ``passk.read(path)`` reads a harness results file into a Run;
+- ``passk.summarize(run, k=[1, 10])``, ``passk.compare(a, b)``, ``passk.rank([a, b, c])`` and
+  ``passk.plan(summary, target=1)`` answer as the JSON API does, show themselves in Jupyter and become pandas
+  DataFrames (``to_frame()``);
+- ``passk.pass_at_k(n, c, k)`` and ``passk.estimate_pass_at_k`` compute single values and arrays;
+- ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.frames, docs/frames.md).
+
+Everything but the estimator is imported when first used, so ``import passk`` stays light (numpy only). The
 website that uses it (app.py) is not part of the package.
 """
 
@@ -10,16 +19,26 @@ from typing import TYPE_CHECKING, Any
 from passk.estimator import estimate_pass_at_k, pass_at_k
 
 if TYPE_CHECKING:
+    from passk.api import Comparison, Plan, Ranking, Run, Summary, compare, plan, rank, read, summarize
     from passk.frames import from_frame
 
-__all__ = ["pass_at_k", "estimate_pass_at_k", "from_frame"]
+__all__ = ["pass_at_k", "estimate_pass_at_k", "from_frame", "read", "summarize", "compare", "rank", "plan",
+           "Run", "Summary", "Comparison", "Ranking", "Plan"]
 __version__ = "1.0.0"   # the one place it is written: pyproject.toml reads it, passk --version prints it
+
+_LAZY = {"from_frame": "passk.frames", **dict.fromkeys(
+    ["read", "summarize", "compare", "rank", "plan", "Run", "Summary", "Comparison", "Ranking", "Plan"], "passk.api")}
 
 
 def __getattr__(name: str) -> Any:
-    """passk.from_frame, imported when first asked for: it brings in the benchmark's modules (scipy), which
-    the estimator alone does not need (pandas and polars are never imported by passk)."""
-    if name == "from_frame":
-        from passk.frames import from_frame
-        return from_frame
+    """passk.read, passk.summarize, ... and passk.from_frame, imported when first asked for: they bring in the
+    benchmark's modules (scipy), which the estimator alone does not need (pandas and polars are never imported
+    by passk)."""
+    if name in _LAZY:
+        from importlib import import_module
+        return getattr(import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'passk' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
