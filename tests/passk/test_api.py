@@ -298,3 +298,9 @@ def test_to_frame_says_to_install_pandas_when_it_is_missing(example, monkeypatch
 def test_the_docstring_examples_run():
     results = doctest.testmod(passk.api)
     assert results.failed == 0 and results.attempted >= 20
+
+
+def test_the_examples_of_docs_api_md_run(monkeypatch):
+    monkeypatch.chdir(ROOT)   # they read examples/ from the checkout's root
+    results = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False)
+    assert results.failed == 0 and results.attempted >= 20
