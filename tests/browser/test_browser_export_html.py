@@ -6,9 +6,12 @@ at 60 digits), its sentences for bad input against the server's own
 (web.query), and its chart against the server's (passk.charts).
 """
 
+import functools
 import math
 import random
+import threading
 from fractions import Fraction
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import mpmath
 import pytest
@@ -33,11 +36,13 @@ def exported(tmp_path_factory):
 
 
 class Offline:
-    """A browser context with the network off, which records every request and aborts any not for a file."""
+    """A browser context with the network off, which records every request and aborts any not for a file
+    (or, with origin, any not for a file or that origin: a local server, which needs the network on)."""
 
-    def __init__(self, browser):
+    def __init__(self, browser, origin=None):
         self.context = browser.new_context()
-        self.context.set_offline(True)
+        self.context.set_offline(origin is None)
+        self.allowed = ("file://",) if origin is None else ("file://", origin + "/")
         self.requests, self.aborted, self.problems = [], [], []
         self.context.on("request", lambda request: self.requests.append(request.url))
         self.context.route("**/*", self._files_only)
@@ -45,14 +50,14 @@ class Offline:
         self.context.on("weberror", lambda error: self.problems.append(str(error.error)))
 
     def _files_only(self, route):
-        if route.request.url.startswith("file://"):
+        if route.request.url.startswith(self.allowed):
             route.continue_()
         else:
             self.aborted.append(route.request.url)
             route.abort()
 
     def assert_clean(self):
-        assert self.aborted == [] and [url for url in self.requests if not url.startswith("file://")] == []
+        assert self.aborted == [] and [url for url in self.requests if not url.startswith(self.allowed)] == []
         assert self.problems == [], "script errors or Content-Security-Policy violations"
 
 
@@ -217,3 +222,37 @@ def test_the_chart_is_the_servers_chart(page):
             assert all(abs(float(a) - float(b)) <= 0.1 + 1e-9   # a value drawn at a tenth's rounding boundary
                        for point, other in zip(points, expected) for a, b in zip(point.split(","), other.split(","))), \
                 counts
+
+
+class _QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_the_folder_works_in_an_mkdocs_site_as_docs_static_calculator_md_says(browser, tmp_path):
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nTry the [pass@k calculator](calculator/index.html).\n")
+    (tmp_path / "docs" / "usage.md").write_text(
+        '# Usage\n\n<iframe src="../calculator/index.html?n=200&c=37&k=10" title="pass@k calculator" '
+        'width="100%" height="1900" loading="lazy"></iframe>\n')
+    export_html(tmp_path / "docs" / "calculator")
+    (tmp_path / "mkdocs.yml").write_text("site_name: Our docs\ntheme:\n  name: material\n  font: false\nplugins: []\n")
+    build(load_config(str(tmp_path / "mkdocs.yml"), strict=True))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietFiles, directory=tmp_path / "site"))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_port}"
+    watch = Offline(browser, origin)
+    try:
+        page = watch.context.new_page()
+        page.goto(origin + "/usage/")
+        expect(page.frame_locator("iframe").locator("#pass-at-k")).to_have_text("87.74%")
+        page.goto(origin + "/")
+        page.get_by_role("link", name="pass@k calculator").click()
+        expect(page.locator("#pass-at-k")).to_have_text("30.00%")
+    finally:
+        watch.context.close()
+        server.shutdown()
+        server.server_close()
+    watch.assert_clean()
