@@ -32,7 +32,7 @@ from passk.benchmark import KComparison, KResult, Retries
 from passk.calculator import printable
 from passk.formats import FORMAT_NAMES, SUITES, FormatError, Problem, read_files
 from passk.formats._input import Source
-from passk.majority import Tie
+from passk.majority import TIES, Tie
 from passk.metrics import GPass, Majority
 from passk.planner import KPlan, option_value
 from passk.ranking import KRanking, distinct_names, rank_runs
@@ -86,6 +86,16 @@ class Run:
 
     def __repr__(self) -> str:
         return f"<passk.Run {self.name or 'unnamed'}: {len(self.problems):,} problems read as {self.layout}>"
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame of a row per problem: task_id, n, c."""
+        return notebook.problems_frame(self.problems)
+
+    def _repr_html_(self) -> str:
+        return notebook.run_html(self)
+
+    def _repr_markdown_(self) -> str:
+        return notebook.run_markdown(self)
 
 
 def read(path_or_file: "Readable | Sequence[Readable]", format: str | None = None,
@@ -284,6 +294,8 @@ def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie 
     >>> summary.status
     {'broken': 0, 'flaky': 2, 'solid': 0}
     """
+    if tie not in TIES:
+        raise ValueError(f"tie must be one of {', '.join(TIES)} (maj@k's rule for a tied vote); got {tie!r}.")
     run = _as_run(run)
     result = benchmark.summarize(run.problems, _ks(k), warnings=run.warnings, tau=tau, tie=tie)
     result.warnings.extend(run.notes)

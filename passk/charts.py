@@ -1,12 +1,11 @@
 """Geometry for the server-drawn SVG charts (the templates only place it).
 
 An SVG scales with its box, so everything here is in viewBox units, and so is
-the size of the chart's text in static/style.css: a size for each width the
-chart is drawn at, largest (FONT) where the chart is narrowest, about 9 px on
-screen on a 320 px phone. Margins fit the widest label at FONT, and labels are
-spaced so that none overlaps another at FONT; at the smaller sizes of wider
-charts they only have more room.
-"""
+the size of the chart's text in static/style.css: a constant size on screen,
+about 13 px, which is the most viewBox units (FONT) where the chart is
+narrowest, 12 px on a 320 px phone. Margins fit the widest label at FONT, and
+labels are spaced so that none overlaps another at FONT; at the smaller sizes
+of wider charts they only have more room."""
 
 import math
 from collections.abc import Callable, Iterable, Sequence
@@ -28,8 +27,9 @@ if TYPE_CHECKING:   # for their types only: the charts need none of these module
     from passk.ranking import RunRank
 
 WIDTH, HEIGHT = 640, 300
-FONT = 22               # tick and axis labels where the chart is narrowest (style.css: .tick, .axis-label)
-COUNT_FONT = 18         # the counts over the histogram's bars, likewise (style.css: .bar-count)
+FONT = 27               # tick and axis labels where the chart is narrowest (style.css: .tick, .axis-label)
+COUNT_FONT = 25         # the counts over the histogram's bars, likewise (style.css: .bar-count)
+WIDE_COUNT_FONT = 20    # ... when a count of three digits or more would not fit its bar at COUNT_FONT (.bar-count-wide)
 GAP = 6                 # from the plot to its x labels, and from a bar to its count
 Y_GAP = 10              # from the plot to the right end of its y labels
 EDGE = 2                # kept clear at the SVG's edges
@@ -76,7 +76,7 @@ class Label:
 
     @property
     def font(self) -> int:
-        return COUNT_FONT if self.css == "bar-count" else FONT
+        return {"bar-count": COUNT_FONT, "bar-count bar-count-wide": WIDE_COUNT_FONT}.get(self.css, FONT)
 
     def box(self) -> Box:
         """(left, top, right, bottom) the label covers at its largest size."""
@@ -455,8 +455,12 @@ def histogram_chart(rates: ArrayLike) -> Histogram:
     right = WIDTH - MIN_MARGIN
     slot = (right - left) / SLOTS
     counts = [f"{count:,}" for _, count in bins]
-    with_counts = all(text_width(text, COUNT_FONT) <= slot - 2 for text in counts)
-    top = math.ceil(GAP + ASCENT * COUNT_FONT + EDGE) if with_counts else MIN_MARGIN
+    # the counts at the largest size they fit their bars at (smaller on a phone when they are that wide), else none
+    count_font = next((font for font in (COUNT_FONT, WIDE_COUNT_FONT)
+                       if all(text_width(text, font) <= slot - 2 for text in counts)), None)
+    with_counts = count_font is not None
+    count_css = "bar-count" if count_font == COUNT_FONT else "bar-count bar-count-wide"
+    top = math.ceil(GAP + ASCENT * count_font + EDGE) if count_font else MIN_MARGIN
     bottom = HEIGHT - _bottom_margin(rows=2)
 
     def y_of(count: int) -> float:
@@ -470,7 +474,7 @@ def histogram_chart(rates: ArrayLike) -> Histogram:
         bars.append({"x": round(left + start * slot + 1, 1), "y": round(y_of(count), 1),
                      "width": round(slot - 2, 1), "height": round(bottom - y_of(count), 1), "css": css,
                      "title": f"{title}: {plural(count, 'problem')}",
-                     "count": Label(center, round(y_of(count) - GAP, 1), counts[index], css="bar-count")
+                     "count": Label(center, round(y_of(count) - GAP, 1), counts[index], css=count_css)
                      if count and with_counts else None})
     x_ticks = [Label(round(left + 0.5 * slot, 1), bottom + GAP, "0", dy=X_TICK_DY),
                *(Label(round(left + (1.5 + i) * slot, 1), bottom + GAP, str(10 * i), dy=X_TICK_DY)

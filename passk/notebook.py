@@ -44,7 +44,7 @@ PAINT = {
 }
 DOT = {"curve": BLUE, "curve-biased": ORANGE, "majority": GREEN}   # a marker's fill by its line; else open
 TABLE_STYLE = "border-collapse:collapse;margin:0.5em 0;font-variant-numeric:tabular-nums"
-CELL_STYLE = "padding:2px 10px;border-bottom:1px solid #d0d7de;text-align:right"
+CELL_STYLE = "padding:2px 10px;border-bottom:1px solid #d0d7de;text-align:right;white-space:nowrap"
 TEXT_STYLE = "padding:2px 10px;border-bottom:1px solid #d0d7de;text-align:left"
 
 
@@ -73,6 +73,12 @@ def flat(row: object, columns: Iterable[Column]) -> dict[str, Any]:
 def at_k(name: str, k: int | str) -> str:
     """A per-k column's name at one k: pass_at_k at 10 is pass_at_10."""
     return f"{name.removesuffix('k')}{k}"
+
+
+def problems_frame(problems: Sequence[Any]) -> Any:
+    """A row per problem: its task_id, n and c."""
+    return _pandas().DataFrame({"task_id": [problem.task_id for problem in problems],
+                                "n": [problem.n for problem in problems], "c": [problem.c for problem in problems]})
 
 
 def summary_frame(summary: Summary, per_problem: bool) -> Any:
@@ -155,6 +161,34 @@ def notes_html(notes: Iterable[str | None]) -> str:
 
 def page(*parts: str) -> str:
     return '<div class="passk-result">' + "".join(parts) + "</div>"
+
+
+RUN_ROWS = 10   # problems a run shows before "and N more"
+
+
+def run_html(run: Any) -> str:
+    """How the run was read, its warnings, and its first problems."""
+    shown = run.problems[:RUN_ROWS]
+    more = len(run.problems) - len(shown)
+    return page(f"<p>{escape(run_line(run))}</p>",
+                table_html("", ["task_id", "n", "c"], [[p.task_id, f"{p.n:,}", f"{p.c:,}"] for p in shown],
+                           [True, False, False]),
+                f"<p>and {plural(more, 'more problem')}</p>" if more else "", notes_html(run.warnings))
+
+
+def run_line(run: Any) -> str:
+    read_as = f"{run.layout} ({run.source})" if run.source else run.layout
+    return f"{run.name or 'A run'}: {plural(len(run.problems), 'problem')}, read as {read_as}"
+
+
+def run_markdown(run: Any) -> str:
+    shown = run.problems[:RUN_ROWS]
+    more = len(run.problems) - len(shown)
+    rows = [markdown_line(["task_id", "n", "c"]), "| --- | ---: | ---: |",
+            *(markdown_line([p.task_id, f"{p.n:,}", f"{p.c:,}"]) for p in shown)]
+    return "\n\n".join(filter(None, [run_line(run).translate(MARKDOWN_ESCAPES), "\n".join(rows),
+                                      f"and {plural(more, 'more problem')}" if more else "",
+                                      bullets(run.warnings)]))
 
 
 def summary_html(report: Report, run: Any) -> str:

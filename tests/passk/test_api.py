@@ -90,6 +90,16 @@ def test_several_files_are_parts_of_one_run(example, tmp_path):
     assert run.combined and run.name == f"{parts[0]} and 1 more files"
 
 
+def test_a_run_shows_its_first_problems(example):
+    tags = parsed(example._repr_html_())
+    self_contained(tags)
+    assert tags.tables == [11] and "and 30 more problems" in example._repr_html_()
+    [table] = markdown_tables(example._repr_markdown_())
+    assert table[2] == ["HumanEval/19", "10", "7"] and len(table) == 12
+    frame = example.to_frame()
+    assert list(frame.columns) == ["task_id", "n", "c"] and frame["c"].sum() == 183
+
+
 def test_read_refuses_a_text_file_and_names_a_missing_one(tmp_path):
     with open(SAMPLE, encoding="utf-8") as file, pytest.raises(TypeError, match="binary mode"):
         passk.read(file)
@@ -105,6 +115,17 @@ def test_summarize_agrees_with_exact_fractions():
     assert summary.results[3].pass_at_k is None and "fewer than 6" in summary.results[3].reason
     assert (summary.problems, summary.samples, summary.min_n, summary.max_n) == (4, 21, 5, 6)
     assert summary.status == {"broken": 1, "flaky": 2, "solid": 1}
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"k": 0}, "k must be a whole number from 1"),
+    ({"tau": 2}, "tau must be above 0 and at most 1"),
+    ({"tie": "coin"}, "tie must be one of fractional, wrong (maj@k's rule for a tied vote); got 'coin'."),
+])
+def test_summarize_refuses_options_out_of_range(example, options, message):
+    with pytest.raises(ValueError) as error:
+        passk.summarize(example, **options)
+    assert str(error.value).startswith(message)
 
 
 def test_the_example_gives_the_readme_figures(example):

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from passk.calculator import calculate
-from passk.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDTH, Label, _path,
-                          curve_chart, difference_chart, histogram_chart, interval_axis, interval_chart, k_curve_chart,
-                          rate_bins, text_width)
+from passk.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDE_COUNT_FONT,
+                          WIDTH, Label, _path, curve_chart, difference_chart, histogram_chart, interval_axis,
+                          interval_chart, k_curve_chart, rate_bins, text_width)
 from passk.display import percent
 from passk.ranking import rank_runs
 from passk.benchmark import summarize
@@ -378,3 +378,15 @@ def test_a_wide_spread_uses_the_whole_axis_with_its_ticks_labelled():
     chart = forest(FOREST_CASES[3])
     assert not chart.zoomed and [tick.text for tick in chart.x_ticks] == ["0%", "25%", "50%", "75%", "100%"]
     assert forest(THREE_RUNS.results[0]).x_ticks[0].text == "0%"
+
+
+def test_histogram_counts_of_three_digits_are_drawn_smaller_rather_than_left_out():
+    chart = histogram_chart([0.0] * 150 + [0.5])
+    counts = [bar["count"] for bar in chart.bars if bar["count"]]
+    assert [count.text for count in counts] == ["150", "1"]
+    assert {count.css for count in counts} == {"bar-count bar-count-wide"}
+    assert all(count.font == WIDE_COUNT_FONT < COUNT_FONT for count in counts)
+    for bar in chart.bars:
+        if bar["count"]:
+            left, top, right, bottom = bar["count"].box()
+            assert right - left <= bar["width"] and bottom <= bar["y"] and top >= 0

@@ -1,6 +1,8 @@
 """docs/quickstart.ipynb runs in a real Jupyter kernel (nbclient) and shows what it says it shows."""
 
+import json
 import os
+import sys
 
 import nbclient
 import nbformat
@@ -13,14 +15,22 @@ NOTEBOOK = ROOT / "docs" / "quickstart.ipynb"
 
 
 @pytest.fixture(scope="module")
-def outputs():
-    """Each code cell's outputs, from one run of the notebook in docs/ (as a reader runs it there); the kernel
-    finds passk in this checkout, as it would in an installed package."""
+def outputs(tmp_path_factory):
+    """Each code cell's outputs, from one run of the notebook in docs/ (as a reader runs it there), in a kernel of
+    this very Python (a kernelspec of its own, not whatever "python3" the machine has); the kernel finds passk in
+    this checkout, as it would in an installed package."""
+    kernels = tmp_path_factory.mktemp("jupyter")
+    spec = kernels / "kernels" / "passk-tests"
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "passk tests", "language": "python"}))
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        patch.setenv("JUPYTER_PATH", str(kernels))
         patch.setenv("JUPYTER_PLATFORM_DIRS", "1")   # jupyter_core's platformdirs paths, without its warning
-        nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3",
+        nbclient.NotebookClient(notebook, timeout=60, kernel_name="passk-tests",
                                 resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
     return {cell.source: cell.outputs for cell in notebook.cells if cell.cell_type == "code"}
 
