@@ -30,7 +30,7 @@ from typing import IO, Any, TypeAlias, cast
 from passk import benchmark
 from passk.benchmark import KComparison, KResult, Retries
 from passk.calculator import printable
-from passk.formats import FORMAT_NAMES, SUITES, FormatError, Problem, read_files
+from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Problem, read_files
 from passk.formats._input import Source
 from passk.majority import TIES, Tie
 from passk.metrics import GPass, Majority
@@ -141,7 +141,12 @@ def read(path_or_file: "Readable | Sequence[Readable]", format: str | None = Non
 
         def parts() -> list[tuple[str | None, Source]]:
             return [(name, open_part()) for name, open_part in files]
-        parsed = read_files(parts(), fmt=format, suite=chosen)
+        try:
+            parsed = read_files(parts(), fmt=format, suite=chosen)
+        except EmptyInput as error:
+            if len(files) > 1:   # read_files has named the file
+                raise
+            raise EmptyInput(f"{files[0][0] or 'The file'} is empty: no problems were found.") from error
         notes: list[str] = []
         if suite is not None and parsed.format not in SUITED:
             notes.append(suite_ignored([(None, parsed.format)]))

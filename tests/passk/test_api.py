@@ -16,7 +16,7 @@ import pytest
 import passk
 import passk.api
 from passk.formats import FormatError
-from where import ROOT
+from where import REALDATA, ROOT
 
 SAMPLE = ROOT / "examples" / "samples.jsonl_results.jsonl"
 COUNTS = b"task_id,n,c\nadd,5,0\nsub,5,2\nmul,5,5\ndiv,6,1\n"
@@ -105,6 +105,34 @@ def test_read_refuses_a_text_file_and_names_a_missing_one(tmp_path):
         passk.read(file)
     with pytest.raises(FormatError, match="Cannot read .*missing.jsonl"):
         passk.read(tmp_path / "missing.jsonl")
+
+
+def test_an_empty_file_is_named(tmp_path):
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    with pytest.raises(FormatError) as error:
+        passk.read(tmp_path / "empty.jsonl")
+    assert str(error.value) == f"{tmp_path / 'empty.jsonl'} is empty: no problems were found."
+    with pytest.raises(FormatError, match="^The file is empty"):
+        passk.read(io.BytesIO(b"\n"))
+
+
+REAL_RUNS = [   # (files of one run, the form's fields): EvalPlus with either suite, NeMo-Skills' seeds with maj@k
+    (["evalplus-new__mrthinger_llama3-exp__70B-instruct-base_eval_results.json"], {"suite": "base"}),
+    (["evalplus-new__Julien-pour_evaluate_model__rd_gene_1_1_eval_results.json"], {}),
+    ([f"nemoskills__NVIDIA_NeMo-Skills__gpqa_output-rs{seed}.jsonl" for seed in range(4)], {"tau": "0.5"}),
+]
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
+@pytest.mark.parametrize(("names", "fields"), REAL_RUNS)
+def test_summarize_is_the_benchmark_api_on_real_harness_files(client, names, fields):
+    paths = [REALDATA / name for name in names]
+    summary = passk.summarize(passk.read(paths, suite=fields.get("suite")), k=[1, 2],
+                              tau=float(fields["tau"]) if "tau" in fields else None)
+    body = answer(client, "/api/v1/benchmark", {"file": [(io.BytesIO(path.read_bytes()), path.name) for path in paths],
+                                                "k": "1,2", **fields})
+    assert as_json(summary.to_json()) == body
+    assert ("majority" in body) == (len(paths) > 1) and (summary.majority is not None) == (len(paths) > 1)
 
 
 def test_summarize_agrees_with_exact_fractions():
