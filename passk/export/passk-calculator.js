@@ -260,7 +260,8 @@
     return chars.length <= limit ? chars.join("") : chars.slice(0, limit).join("") + "…";
   }
 
-  function strip(text) { return text.replace(/^[\s\u001c-\u001f\u0085]+|[\s\u001c-\u001f\u0085]+$/g, ""); }
+  /* str.strip() of a printable() text: the only white space printable() leaves is the plain space */
+  function strip(text) { return text.replace(/^ +| +$/g, ""); }
 
   function number(digits) { return Number(digits.replace(/^0+/, "") || "0"); }
 
@@ -286,7 +287,7 @@
   }
 
   function readExtraKs(query) {
-    var parts = strip(query.raw.ks).split(/[\s,]+/).filter(function (part) { return part; });
+    var parts = strip(query.raw.ks).split(/[ ,]+/).filter(function (part) { return part; });
     var bad = parts.filter(function (part) { return !/^[0-9]+$/.test(part) || tooLarge(part) || !/[1-9]/.test(part); });
     if (parts.length > EXTRA_KS) {
       query.errors.ks = "Give at most " + EXTRA_KS + " extra k values; got " + count(parts.length) + ".";
@@ -578,7 +579,7 @@
 
   var FIELDS = ["n", "c", "k", "ks"];
 
-  function showErrors(query) {
+  function showErrors(query, withSummary) {
     FIELDS.forEach(function (name) {
       var input = document.getElementById(name), error = document.getElementById(name + "-error");
       var message = query.errors[name];
@@ -588,7 +589,7 @@
       if (message) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
     });
     var wrong = Object.keys(query.errors).length, summary = document.getElementById("form-summary");
-    summary.hidden = !wrong;
+    summary.hidden = !wrong || !withSummary;
     summary.textContent = wrong ? "Please fix " + wrong + " field" + (wrong > 1 ? "s" : "") + " below." : "";
   }
 
@@ -606,19 +607,40 @@
   }
 
   /* Read the fields, show their errors or the result; a result's numbers go into the address. */
-  function update(query, showAllErrors) {
-    var valid = !Object.keys(query.errors).length;
-    if (showAllErrors || valid) showErrors(query);
-    if (!valid) {
-      if (showAllErrors) document.getElementById("result").hidden = true;
+  /* As the site's live update says it (static/app.js): the result stays, dimmed, under the sentences
+     for what is wrong now (problems), or is up to date again (problems null). */
+  function markStale(problems) {
+    var result = document.getElementById("result"), note = document.getElementById("stale-note");
+    result.classList.toggle("stale", problems !== null);
+    note.hidden = problems === null;
+    if (problems === null) return;
+    var said = problems.join(" ");
+    note.textContent = "Not updated: " + said + " The result below is for the last numbers that made one.";
+    document.getElementById("live-status").textContent = said;
+  }
+
+  /* Show the fields' query: its result (and its numbers in the address), or what is wrong. On submit
+     (submitted) the sentences go beside their fields and the result goes; while typing a result stays,
+     marked out of date, and the sentences go beside the fields only when there is no result yet. */
+  function update(query, submitted) {
+    var wrong = FIELDS.filter(function (name) { return query.errors[name]; });
+    var shown = !document.getElementById("result").hidden;
+    if (wrong.length && !submitted && shown) {
+      markStale(wrong.map(function (name) { return query.errors[name]; }));
+      return false;
+    }
+    showErrors(query, submitted);
+    if (wrong.length) {
+      document.getElementById("result").hidden = true;
       return false;
     }
     var values = query.values;
     showResult(calculate(values.n, values.c, values.k, values.ks));
+    markStale(null);
     try {
       history.replaceState(null, "", linkFor(query));
     } catch (error) {
-      // some browsers refuse to change a file:// address; the result stands without the link
+      // a browser may refuse to change a file:// address; the result stands without it
     }
     document.getElementById("share-link").href = linkFor(query);
     return true;
@@ -633,18 +655,19 @@
     var query = readQuery(fields, true);
     FIELDS.forEach(function (name) { document.getElementById(name).value = query.raw[name] || ""; });
     update(query, true);
+    var said = function () {   // the result, as the site's live update says it: the title without " — passk"
+      document.getElementById("live-status").textContent = document.title.replace(/ — passk$/, "");
+    };
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var fresh = readQuery(formFields(), false);
       if (update(fresh, true)) {
-        document.getElementById("live-status").textContent = "pass@" + count(fresh.values.k) + " = " +
-          document.getElementById("pass-at-k").textContent;
+        said();
       } else {
-        var first = FIELDS.filter(function (name) { return fresh.errors[name]; })[0];
-        document.getElementById(first).focus();
+        document.getElementById(FIELDS.filter(function (name) { return fresh.errors[name]; })[0]).focus();
       }
     });
-    form.addEventListener("input", function () { update(readQuery(formFields(), false), false); });
+    form.addEventListener("input", function () { if (update(readQuery(formFields(), false), false)) said(); });
   }
 
   root.passk = {

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from passk import calculator, charts, estimator
+from passk.display import pass_percent
 from passk.export import export_html
 from web.query import read_query
 
@@ -159,7 +160,7 @@ def test_a_user_fills_the_form_with_the_keyboard_and_gets_the_result_and_a_link(
     expect(page.locator("#agreeing-digits")).to_have_text(str(calc.agreeing_digits))
     expect(page.locator("#k-table-body th")).to_have_text([f"pass@{row.k}" for row in calc.table])
     expect(page.locator("#pass-hat-k .big")).to_have_attribute("title", repr(calc.pass_hat_k))
-    expect(page.locator("#live-status")).to_have_text("pass@10 = 87.74%")
+    expect(page.locator("#live-status")).to_have_text("pass@10 = 87.74% (n=200, c=37)")
     assert page.url == exported + "?n=200&c=37&k=10&ks=2%2C20"
 
 
@@ -179,7 +180,12 @@ BAD_INPUT = [
     {"n": "10000000000000", "c": "3", "k": "0", "ks": ",".join(["2"] * 21)},
     {"n": "10", "c": "11", "k": "12", "ks": "0"},
     {"n": "00200", "c": "2\u0007", "k": "3" * 50, "ks": "10000000000001"},
+    {"n": " 200\t", "c": "\u00a037", "k": " 10 ", "ks": "2\u00a020, 5\u2028"},
 ]
+
+
+FIELD_STATE = """() => ["n", "c", "k", "ks"].map(name => [document.getElementById(name).value,
+    document.getElementById(name + "-error").textContent, document.getElementById(name + "-error").hidden])"""
 
 
 def test_bad_input_is_refused_with_the_servers_sentences(page):
@@ -188,16 +194,28 @@ def test_bad_input_is_refused_with_the_servers_sentences(page):
             page.locator(f"#{name}").fill(value)
         page.get_by_role("button", name="Calculate").click()
         errors = read_query({name: [value] for name, value in fields.items()}).errors
-        for name in fields:
-            expect(page.locator(f"#{name}-error")).to_have_text(errors.get(name, ""))
-            expect(page.locator(f"#{name}-error")).to_be_visible(visible=name in errors)
         fields_wrong = f"{len(errors)} field{'s' if len(errors) > 1 else ''}"
         expect(page.locator("#form-summary")).to_have_text(f"Please fix {fields_wrong} below.")
         expect(page.locator("#result")).to_be_hidden()
-        for name, value in fields.items():   # the form keeps what was typed
-            expect(page.locator(f"#{name}")).to_have_value(value)
+        # each field keeps what was typed, and shows the server's sentence for it, or none
+        assert page.evaluate(FIELD_STATE) == [[value, errors.get(name, ""), name not in errors]
+                                              for name, value in fields.items()]
     first = next(name for name in ("n", "c", "k", "ks") if name in errors)
     expect(page.locator(f"#{first}")).to_be_focused()   # the first field in error takes the focus
+
+
+def test_while_typing_a_result_stays_marked_out_of_date_under_the_servers_sentence(page, exported):
+    page.goto(exported + "?n=200&c=37&k=10")
+    page.get_by_label("c passed").fill("201")
+    sentence = read_query({"n": ["200"], "c": ["201"], "k": ["10"]}).errors["c"]
+    expect(page.locator("#stale-note")).to_have_text(f"Not updated: {sentence} The result below is for the last "
+                                                     "numbers that made one.")
+    expect(page.locator("#result")).to_have_class("result stale")
+    expect(page.locator("#pass-at-k")).to_have_text("87.74%")
+    page.get_by_label("c passed").fill("57")
+    expect(page.locator("#stale-note")).to_be_hidden()
+    expect(page.locator("#pass-at-k")).to_have_text(pass_percent(estimator.pass_at_k(200, 57, 10), 200, 57, 10))
+    assert page.url == exported + "?n=200&c=57&k=10"
 
 
 def test_a_field_given_twice_in_a_link_is_refused_as_the_server_refuses_it(page, exported):
