@@ -30,14 +30,14 @@ from typing import IO, Any, TypeAlias, cast
 from passk import benchmark
 from passk.benchmark import KComparison, KResult, Retries
 from passk.calculator import printable
-from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Problem, read_files
+from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Parsed, Problem, by_position, read_files
 from passk.formats._input import Source
 from passk.majority import TIES, Tie
 from passk.metrics import GPass, Majority
 from passk.planner import KPlan, option_value
 from passk.ranking import KRanking, distinct_names, rank_runs
 from passk.ranking import Ranking as RankingResult
-from passk.report import SOURCE_NAME_LIMIT, SUITED, Report, suite_ignored
+from passk.report import SOURCE_NAME_LIMIT, SUITED, Report, paired_by_line, suite_ignored
 from passk import notebook
 
 Readable: TypeAlias = "str | os.PathLike[str] | IO[bytes]"   # a path (.gz and the rest as on the command line)
@@ -196,6 +196,11 @@ def _has_suite(parts: Callable[[], list[tuple[str | None, Source]]], suite: str)
     except FormatError:
         return False
     return True
+
+
+def _by_position(run: Run) -> bool:
+    """True when the run's problems have no task ids of their own (named "problem i" by line)."""
+    return by_position(Parsed(list(run.problems), run.format))
 
 
 def _percent(value: float | None) -> str:
@@ -382,6 +387,9 @@ def compare(a: RunLike, b: RunLike, k: Ks = (1, 10)) -> Comparison:
     """
     run_a, run_b = _as_run(a), _as_run(b)
     result = benchmark.compare(run_a.problems, run_b.problems, _ks(k))
+    unnamed = [label for label, run in zip("AB", (run_a, run_b)) if _by_position(run)]
+    if unnamed:
+        result.warnings.append(paired_by_line(unnamed, pair=True))
     names = (run_a.name or "A", run_b.name or "B")
     return Comparison(result.paired, tuple(result.only_in_a), tuple(result.only_in_b), tuple(result.results),
                       tuple(result.warnings), names, result)
@@ -455,6 +463,9 @@ def rank(runs: Sequence[RunLike], k: Ks = (1, 10), names: Sequence[str | None] |
     labels = distinct_names([printable(label, SOURCE_NAME_LIMIT) if (label := name or run.name) else None
                              for name, run in zip(chosen, given)])
     result = rank_runs([(label, run.problems) for label, run in zip(labels, given)], _ks(k), limited=False)
+    unnamed = [label for label, run in zip(labels, given) if _by_position(run)]
+    if unnamed:
+        result.warnings.append(paired_by_line(unnamed))
     body = result.to_json([run.format for run in given])
     return Ranking(tuple(body["runs"]), tuple(result.results), tuple(result.warnings), result)
 

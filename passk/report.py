@@ -365,10 +365,7 @@ def compare_uploads(open_a: Opener, open_b: Opener, ks: Sequence[int], fmt: str 
     comparison = compare(runs[0].problems, runs[1].problems, ks)
     unnamed = [label for label, run in zip("AB", runs) if by_position(run)]
     if unnamed:
-        comparison.warnings.append(
-            f"{'Run' if len(unnamed) == 1 else 'Runs'} {' and '.join(unnamed)} had no task ids, so the problems "
-            f"were named problem 1, 2, … by line and paired by line order; inputs with task ids "
-            f"(task_id,n,c lines or harness files) pair them safely.")
+        comparison.warnings.append(paired_by_line(unnamed, pair=True))
     ignored = [(f"run {label}", run.format) for label, run in zip("AB", runs) if run.format not in SUITED]
     if suite_chosen and ignored:
         comparison.warnings.append(suite_ignored(ignored))
@@ -399,14 +396,20 @@ def rank_uploads(files: Sequence[tuple[str | None, Opener]], ks: Sequence[int], 
     ranking = rank_runs([(label, run.problems) for label, run in zip(labels, runs)], ks)
     unnamed = [label for label, run in zip(labels, runs) if by_position(run)]
     if unnamed:
-        ranking.warnings.append(
-            f"{_and(list(map(_run_called, unnamed)))} had no task ids, so the problems were "
-            f"named problem 1, 2, … by line and paired by line order; inputs with task ids (task_id,n,c lines or "
-            f"harness files) pair them safely.")
+        ranking.warnings.append(paired_by_line(unnamed))
     ignored = [(f"run {label}", run.format) for label, run in zip(labels, runs) if run.format not in SUITED]
     if suite_chosen and ignored:
         ranking.warnings.append(suite_ignored(ignored))
     return ranking, [run.format for run in runs]
+
+
+def paired_by_line(runs: Sequence[str], pair: bool = False) -> str:
+    """The warning for the runs without task ids, whose problems are paired by line order: runs are "A" and "B" of
+    a pair (pair=True: "Runs A and B"), else ranked runs' names ("Run a.jsonl and Run b.jsonl")."""
+    named = (f"{'Run' if len(runs) == 1 else 'Runs'} {' and '.join(runs)}" if pair
+             else _and(list(map(_run_called, runs))))
+    return (f"{named} had no task ids, so the problems were named problem 1, 2, … by line and paired by line order; "
+            "inputs with task ids (task_id,n,c lines or harness files) pair them safely.")
 
 
 def _run_called(label: str) -> str:

@@ -210,6 +210,16 @@ def test_compare_agrees_with_exact_fractions():
             (float(exact[0]), float(exact[1]), float(exact[0] - exact[1])), rel=1e-15)
 
 
+def test_runs_without_task_ids_are_paired_by_line_and_said_so(client):
+    a, b = b"3 1\n5 2\n", b"3 2\n5 5\n"
+    comparison = passk.compare(passk.read(io.BytesIO(a)), passk.read(io.BytesIO(b)), k=1)
+    assert as_json(comparison.to_json()) == answer(client, "/api/v1/compare", {
+        "a": (io.BytesIO(a), "a.txt"), "b": (io.BytesIO(b), "b.txt"), "k": "1"})
+    assert comparison.warnings[-1].startswith("Runs A and B had no task ids, so the problems were named problem 1")
+    ranking = passk.rank([io.BytesIO(a), io.BytesIO(b), SAMPLE], k=1, names=["x", "y", "z"])
+    assert ranking.warnings[-1].startswith("Run x and Run y had no task ids")
+
+
 def test_rank_is_the_compare_api_for_several_runs(client, runs):
     ranking = passk.rank(runs, k=[1, 10], names=["base", "seven", "three"])
     body = answer(client, "/api/v1/compare", {
