@@ -2,9 +2,11 @@
 
    The estimator is passk/estimator.py's, term for term: pass@k = 1 - C(n-c, k)/C(n, k) as
    -expm1(L), L the log of C(n-c, k)/C(n, k), a correctly rounded sum of min(c, k) log terms up
-   to SHORT_PRODUCT of them, Stirling's series (log-gamma differences) beyond. One change keeps
-   the digits Python's form loses when L is small: there Stirling's three log1p terms nearly
-   cancel, so their linear parts are summed in closed form first (stirlingSmall below).
+   to SHORT_PRODUCT of them, Stirling's series (log-gamma differences) beyond. Two changes keep
+   digits Python's Stirling form loses: when L is small its three log1p terms nearly cancel, so
+   their linear parts are summed in closed form first (stirlingSmall: Python's pass@k is off by
+   up to about 1e-15 relative there, this one by 3e-16), and log(1 - a/b) with a/b near 1 is taken
+   as log((b - a)/b) (logOneLess: Python's pass^k loses up to 1e-7 there).
    The sentences for bad input are the server's (web/query.py); the numbers are written as
    passk/display.py writes them; the chart is passk/charts.py's curve chart.
    Plain ES2015 in a classic script, so that it runs from file:// too. */
@@ -68,7 +70,7 @@
 
   /* log(1 - a/b) for whole 0 <= a < b: log1p(-a/b), or log((b - a)/b) when a/b is over a half and
      1 - a/b, rounded, would lose the digits (estimator.py's Stirling form keeps log1p there, so its pass^k
-     loses up to 1e-7 relative when c is within a few hundred of n = 10^11). */
+     is off by 2e-7 relative at n = 170,499,035,389, c = 703, k = 36). */
   function logOneLess(a, b) { return 2 * a <= b ? Math.log1p(-a / b) : Math.log((b - a) / b); }
 
   /* log1p(-t) + t for 0 <= t <= SMALL_SHARE, without the cancellation of computing it so. */

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from passk import calculator, charts, estimator
-from passk.display import pass_percent
+from passk.display import fraction, pass_percent, percent
 from passk.export import export_html
 from web.query import read_query
 
@@ -142,6 +142,15 @@ def test_pass_hat_k_and_the_cross_check_agree_with_python(page):
             theirs = estimator.falling_ratio(n, c, k)
             assert (cross is None) == (theirs is None), (n, c, k)
             assert theirs is None or abs(cross - theirs) <= 4e-16 * max(abs(theirs), 1e-300), (n, c, k)
+
+
+def test_numbers_are_written_as_the_server_writes_them(page):
+    rng = random.Random(3)
+    values = [0.0, 1.0, 11 / 12, 1e-5, 0.9999999, 8.66e-13, 3.77e-23, 1 / 32, 0.125, 0.99995, 0.999999999999, 1e-4,
+              9.995e-5, 0.5, 5e-324, 1e16, 1234567890123456.0, 0.1 + 0.2, 1 - 2**-53,
+              *(10 ** rng.uniform(-30, 0) for _ in range(300)), *(1 - 10 ** rng.uniform(-16, -1) for _ in range(300))]
+    written = page.evaluate("values => values.map(v => [passk.percent(v), passk.fraction(v), passk.full(v)])", values)
+    assert written == [[percent(value), fraction(value), repr(value)] for value in values]
 
 
 def test_a_user_fills_the_form_with_the_keyboard_and_gets_the_result_and_a_link(page, exported):
