@@ -147,11 +147,15 @@ def table_html(caption: str, header: Sequence[str], rows: Iterable[Sequence[str 
             f"<tbody>{body}</tbody></table>")
 
 
-def columns_table(caption: str, columns: Sequence[Column], rows: Iterable[object]) -> str:
-    """A table of rows in the given columns, each cell written as the page writes it (passk.columns, HTML)."""
+def columns_table(caption: str, columns: Sequence[Column], rows: Iterable[object], symbol: str = "") -> str:
+    """A table of rows in the given columns, each cell written as the page writes it (passk.columns, HTML); with a
+    symbol ("pass@", "pass^"), the first column is k, written as pass@1, and the headers say the symbol."""
     texts = [column.format.__name__ == "label" for column in columns]
-    return table_html(caption, [column.heading(HTML) for column in columns],
-                      [[column.text(row, HTML) for column in columns] for row in rows], texts)
+    header = [column.heading(HTML).replace("pass@", symbol) if symbol else column.heading(HTML) for column in columns]
+    cells = [[column.text(row, HTML) for column in columns] for row in rows]
+    if symbol:
+        cells = [[f"{symbol}{row[0]}", *row[1:]] for row in cells]
+    return table_html(caption, header, cells, texts)
 
 
 def notes_html(notes: Iterable[str | None]) -> str:
@@ -196,10 +200,10 @@ def summary_html(report: Report, run: Any) -> str:
     computed, the curve over k and the pass-rate histogram, the notes and the warnings."""
     summary = report.summary
     shown = [column for column in RESULT_COLUMNS if column.shown_in(HTML)]
-    tables = [columns_table("pass@k", shown, summary.results)]
+    tables = [columns_table("pass@k (at least one of k samples passes)", shown, summary.results, "pass@")]
     hats = [row.pass_hat for row in summary.results if row.pass_hat is not None]
     if hats:
-        tables.append(columns_table("pass^k (all k samples pass)", shown, hats))
+        tables.append(columns_table("pass^k (all k samples pass)", shown, hats, "pass^"))
     if summary.majority:
         tables.append(columns_table("maj@k", shown_in(HTML, MAJORITY_COLUMNS), summary.majority.results))
     if summary.g_pass:
