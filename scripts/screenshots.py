@@ -124,8 +124,8 @@ def embed(page, docs_url):
         page.get_by_title("Switch to dark mode").click()
     frame = page.frame_locator("iframe[data-passk-embed]")
     expect(frame.locator("html")).to_have_class("theme-dark" if dark else "theme-light")
-    page.wait_for_function("""() => { const frame = document.querySelector("iframe[data-passk-embed]");
-      const root = frame.contentDocument.documentElement; return root.scrollHeight === root.clientHeight; }""")
+    inside = page.locator("iframe[data-passk-embed]").element_handle().content_frame()   # another origin's
+    inside.wait_for_function("() => document.documentElement.scrollHeight === document.documentElement.clientHeight")
     return "article h1", "iframe[data-passk-embed]"
 
 
