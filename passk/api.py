@@ -481,7 +481,8 @@ class Plan:
     results: tuple[KPlan, ...]
 
     def __repr__(self) -> str:
-        return f"<passk.Plan for ± {self.target:g} points at k = {', '.join(f'{row.k:,}' for row in self.results)}>"
+        ks = ", ".join(f"{row.k:,}" for row in self.results)
+        return f"<passk.Plan for ± {self.target:g} point{'' if self.target == 1 else 's'} at k = {ks}>"
 
     def to_json(self) -> list[dict[str, Any]]:
         """The "planner" list of POST /api/v1/benchmark's answer for the same options."""

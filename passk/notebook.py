@@ -276,8 +276,12 @@ def ranking_html(ranking: Ranking) -> str:
 
 def plan_html(rows: Sequence[KPlan], target: float) -> str:
     """The planner's sentences for each k."""
-    return page(table_html(f"Planning for a 95% half-width of ± {target:g} points", ["k", "plan"],
+    return page(table_html(plan_title(target), ["k", "plan"],
                            [[f"{row.k:,}", plan_text(row)] for row in rows], [False, True]))
+
+
+def plan_title(target: float) -> str:
+    return f"Planning for a 95% half-width of ± {target:g} point{'' if target == 1 else 's'}"
 
 
 def plan_text(row: KPlan) -> str:
@@ -404,7 +408,7 @@ def ranking_markdown(ranking: Ranking) -> str:
 
 
 def plan_markdown(rows: Sequence[KPlan], target: float) -> str:
-    return "\n".join([f"Planning for a 95% half-width of ± {target:g} points".translate(MARKDOWN_ESCAPES), "",
+    return "\n".join([plan_title(target).translate(MARKDOWN_ESCAPES), "",
                       markdown_line(["k", "plan"]), "| ---: | --- |",
                       *(markdown_line([f"{row.k:,}", plan_text(row)]) for row in rows)])
 

@@ -356,6 +356,14 @@ def test_to_frame_says_to_install_pandas_when_it_is_missing(example, monkeypatch
                                '"passk[pandas]").'
 
 
+@pytest.mark.parametrize("name", ["read", "summarize", "compare", "rank", "plan"])
+def test_each_function_has_a_numpydoc_docstring_with_an_example(name):
+    doc = getattr(passk, name).__doc__
+    for section in ("Parameters", "Returns", "Examples"):
+        assert f"\n    {section}\n    {'-' * len(section)}\n" in doc
+    assert ">>> " in doc
+
+
 def test_the_docstring_examples_run():
     results = doctest.testmod(passk.api)
     assert results.failed == 0 and results.attempted >= 20
