@@ -1,6 +1,7 @@
 """Each thing is said once, in the place it applies (issue 18, item 2): a note shared by several rows, runs or pairs
 appears one time; long explanations and big tables sit behind disclosures below the answer."""
 
+import io
 import re
 from html import unescape
 from pathlib import Path
@@ -74,3 +75,16 @@ def test_the_per_problem_table_writes_every_percentage_with_the_same_places(clie
     cells = [unescape(cell) for cell in re.findall(r"<td[^>]*>([^<]*%)</td>", table)]
     assert cells == ["40.00%", "40.00%", "40.00%", "0.00%", "0.00%", "0.00%", "100.00%", "100.00%", "100.00%"]
     assert percent(0.0) == "0%" and percent(0.0, fixed=True) == "0.00%"   # only tables ask for the places
+
+
+def test_every_pair_waits_behind_a_disclosure_from_four_runs_on(client):
+    def pairs_details(runs):
+        data = {f"text_{run}": "".join(f"T/{i},20,{(i * shift) % 21}\n" for i in range(12))
+                for run, shift in zip("abc", (3, 5, 7))}
+        extra = [("model-d.csv", "".join(f"T/{i},20,{(i * 11) % 21}\n" for i in range(12)))][:runs - 3]
+        if extra:
+            data["run"] = [(io.BytesIO(text.encode()), name) for name, text in extra]
+        html = client.post("/compare", data={**data, "k": "1"}, content_type="multipart/form-data").get_data(as_text=True)
+        return re.search(r'<details class="disclosure pairs" id="pairs-k-1"( open)?>', html)
+    assert pairs_details(3)[1] == " open"   # three pairs are read at a glance
+    assert pairs_details(4)[1] is None      # six wait behind their summary
