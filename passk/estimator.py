@@ -87,14 +87,25 @@ def _log_complement_short(n: Floats, c: Floats, k: Floats) -> Floats:
     return result
 
 
+def _log_one_minus(part: Floats, whole: Floats) -> Floats:
+    """log(1 - part/whole) to full relative precision: log1p(-part/whole) while part/whole <= 1/2, beyond it
+    log((whole - part)/whole), whose subtraction is exact (whole numbers below 2**53), where 1 - part/whole,
+    rounded after the division, would have lost the digits of a small complement (pass^k with c near n)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(2 * part <= whole, np.log1p(-part / whole), np.log((whole - part) / whole))
+
+
 def _log_complement_stirling(n: Floats, c: Floats, k: Floats) -> Floats:
     """log C(n-c, k)/C(n, k) in O(1) by Stirling's series; needs d = n-c-k >= 1."""
     touching = n - c - k < 1  # d = 0: the value is 1/C(n, k), with n = c + k
     d = np.where(touching, 1.0, n - c - k)
-    x = np.where(touching, 0.0, c * k / ((n - c) * (n - k)))
-    shared = (k * np.log1p(-c / n) + c * np.log1p(-k / n)
+    # 1 - x = n d / ((n-c)(n-k)), the form the logarithm takes when x is near 1
+    x, rest = c * k, np.where(touching, 1.0, (n - c) * (n - k))
+    shared = (k * _log_one_minus(c, n) + c * _log_one_minus(k, n)
               + _stirling_remainder(n - c) + _stirling_remainder(n - k) - _stirling_remainder(n))
-    apart = -(d + 0.5) * np.log1p(-x) - _stirling_remainder(d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_apart = np.where(2 * x <= rest, np.log1p(-x / rest), np.log(n * d / rest))
+    apart = -(d + 0.5) * np.where(touching, 0.0, log_apart) - _stirling_remainder(d)
     together = 0.5 * np.log(c * k / n) + _HALF_LOG_2PI  # what (d + 1/2) log d + s(d) become at d = 0
     return shared + np.where(touching, together, apart)
 
@@ -118,10 +129,16 @@ def _log_complement_one(n: int, c: int, k: int) -> float:
         return math.fsum([math.log1p(-big / j) if 2 * big <= j else math.log((j - big) / j)
                           for j in range(n, n - m, -1)])
     d, s = n - c - k, _stirling_remainder_one
-    shared = k * math.log1p(-c / n) + c * math.log1p(-k / n) + s(n - c) + s(n - k) - s(n)
+    shared = k * _log_one_minus_one(c, n) + c * _log_one_minus_one(k, n) + s(n - c) + s(n - k) - s(n)
     if d == 0:  # the value is 1/C(n, k), with n = c + k
         return shared + 0.5 * math.log(c * k / n) + _HALF_LOG_2PI
-    return shared - (d + 0.5) * math.log1p(-c * k / ((n - c) * (n - k))) - s(d)
+    return shared - (d + 0.5) * _log_one_minus_one(c * k, (n - c) * (n - k)) - s(d)
+
+
+def _log_one_minus_one(part: int, whole: int) -> float:
+    """log(1 - part/whole) for whole numbers 0 <= part < whole, to full relative precision (as _log_one_minus;
+    Python's int division rounds (whole - part)/whole once, however large the two are)."""
+    return math.log1p(-part / whole) if 2 * part <= whole else math.log((whole - part) / whole)
 
 
 def log_complement(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:

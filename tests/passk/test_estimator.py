@@ -14,6 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from passk.estimator import (
     FALLING_RATIO_MAX_TERMS,
@@ -451,6 +452,21 @@ def test_pass_hat_k_accuracy_follows_the_size_of_its_logarithm(problem):
     assume(exact == 0 or exact >= Fraction(1, 10**300))  # below, a float cannot hold it
     bound = 2e-15 * max(1.0, -math.log(exact)) if exact else 0.0
     assert relative_error(pass_hat_k(n, c, k), exact) <= max(TOLERANCE, bound)
+
+
+@EXACT
+@given(st.integers(10**6, 10**12), st.integers(33, 5_000), st.integers(33, 120))
+def test_pass_hat_k_of_a_few_passes_among_very_many_samples_keeps_its_digits(n, c, k):
+    """C(c, k)/C(n, k) with c far below n is Stirling's series with c/n near 1 once roles swap (miss_chance(n, n - c,
+    k)): log(1 - (n-c)/n) must be log(c/n), not log1p of a rounded quotient (which was off by 2.3e-7 relative
+    at n = 170,499,035,389, c = 703, k = 36). Both the one-problem and the array paths."""
+    assume(k <= c)
+    exact = exact_pass_hat_k(n, c, k)
+    assume(exact >= Fraction(1, 10**300))
+    bound = 2e-15 * max(1.0, -math.log(exact))
+    assert relative_error(pass_hat_k(n, c, k), exact) <= bound
+    array = math.exp(log_complement(np.array([n]), np.array([n - c]), np.array([k]))[0])
+    assert relative_error(array, exact) <= bound
 
 
 @pytest.mark.parametrize("n, c, k", [(67, 33, 33), (100, 40, 40), (120, 33, 33)])
