@@ -18,8 +18,10 @@ from web.pages import pages
 
 LOCAL_HOSTS = ["localhost", "127.0.0.1"]   # Werkzeug cannot match IPv6 literals
 TEMPLATE_FILTERS = {
-    **{name: getattr(display, name) for name in ("percent", "pass_percent", "fraction", "p_value", "full", "count",
-                                                 "scientific", "points", "plural")},
+    **{name: getattr(display, name) for name in ("full", "count", "plural")},
+    # a number and its unit never part at a line's end on a page (issue 18: no breaking inside numbers)
+    **{name: display.page_filter(getattr(display, name))
+       for name in ("percent", "pass_percent", "fraction", "p_value", "scientific", "points")},
     "size": limits.size,
     **{name: getattr(paper, name) for name in ("calculation_rows", "interval_rows", "markdown_rows", "latex_rows")},
 }

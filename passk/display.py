@@ -15,8 +15,11 @@ spreadsheet's), and the formatters of passk.columns (probability, interval,
 whole, label) take one.
 """
 
-from collections.abc import Sequence
+import functools
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 SIGNIFICANT = 3   # digits of a value written in scientific form
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -31,6 +34,28 @@ def scientific(value: float, digits: int = SIGNIFICANT) -> str:
     """
     mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
     return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+
+
+NBSP = "\u00a0"   # a space no line ends at
+_INSIDE = re.compile(r" (?=× 10|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]|pts\b|percentage points\b)")
+
+
+def unbreakable(text: str) -> str:
+    """The text with the spaces inside its numbers made no-break spaces, for a page: around the × of
+    1.00 × 10⁻⁸ and before a difference's unit, so that a line never ends inside a number.
+
+    >>> unbreakable("1.00 × 10⁻⁸%") == "1.00\\xa0×\\xa010⁻⁸%", unbreakable("3 of 5 pts") == "3 of 5\\xa0pts"
+    (True, True)
+    """
+    return _INSIDE.sub(NBSP, text)
+
+
+def page_filter(format_number: Callable[..., str]) -> Callable[..., str]:
+    """format_number for the templates: its text made unbreakable()."""
+    @functools.wraps(format_number)
+    def on_the_page(*args: Any, **kwargs: Any) -> str:
+        return unbreakable(format_number(*args, **kwargs))
+    return on_the_page
 
 
 def _plain_scientific(value: float, digits: int = SIGNIFICANT) -> str:

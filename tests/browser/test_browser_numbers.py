@@ -29,16 +29,17 @@ def k_table_cells(html):
 def test_a_table_column_keeps_one_style_below_the_smallest_fixed_value(client):
     """pass@1 and pass@5 of n = 10⁶, c = 1 were '1 × 10⁻⁴%' beside '0.0005%'."""
     cells = k_table_cells(client.get("/?n=1000000&c=1&k=1&ks=5,1000").get_data(as_text=True))
-    assert cells[1] == ("1.00 × 10⁻⁴%", "1.00 × 10⁻⁶")
-    assert cells[5] == ("5.00 × 10⁻⁴%", "5.00 × 10⁻⁶")
-    assert cells[10] == ("1.00 × 10⁻³%", "1.00 × 10⁻⁵")
+    tied = "\u00a0×\u00a0"   # no line ends inside a number
+    assert cells[1] == (f"1.00{tied}10⁻⁴%", f"1.00{tied}10⁻⁶")
+    assert cells[5] == (f"5.00{tied}10⁻⁴%", f"5.00{tied}10⁻⁶")
+    assert cells[10] == (f"1.00{tied}10⁻³%", f"1.00{tied}10⁻⁵")
     assert cells[100] == ("0.01%", "0.0001")
     assert cells[1000] == ("0.10%", "0.0010")
 
 
 @pytest.mark.parametrize("path, expected", [
     (HUGE, "pass@1,000,000 = 63.21% (n=1,000,000,000,000, c=1,000,000) — passk"),
-    ("/?n=1000000&c=1&k=1", "pass@1 = 1.00 × 10⁻⁴% (n=1,000,000, c=1) — passk"),
+    ("/?n=1000000&c=1&k=1", "pass@1 = 1.00\u00a0×\u00a010⁻⁴% (n=1,000,000, c=1) — passk"),   # no line ends inside
     ("/embed?n=1000000000000&c=1000000&k=1000000", "pass@1,000,000 = 63.21% — passk"),
 ])
 def test_titles_write_counts_with_thousands_separators(client, path, expected):
@@ -62,8 +63,8 @@ def test_the_compare_table_writes_se_and_p_value_by_the_same_rule(client):
                                          "k": "1"}).get_data(as_text=True)
     row = re.search(r'<tr data-k="1">(.*?)</tr>', html, re.S).group(1)
     cells = [unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
-    assert cells[:4] == ["56.67%", "26.67%", "+30.00 pts", "20.82 pts"]
-    assert re.fullmatch(r"[−+]\d+\.\d\d pts to [−+]\d+\.\d\d pts", cells[4])
+    assert cells[:4] == ["56.67%", "26.67%", "+30.00\u00a0pts", "20.82\u00a0pts"]   # a number keeps its unit
+    assert re.fullmatch(r"[−+]\d+\.\d\d\xa0pts to [−+]\d+\.\d\d\xa0pts", cells[4])
     assert re.fullmatch(r"0\.\d\d\d", cells[5])   # three decimals, as every p-value on the page
 
 
