@@ -692,7 +692,7 @@ def baseline_tree(revision, directory):
     """Unpack the app as it was at `revision` into directory."""
     present = subprocess.run(["git", "-C", str(REPO), "ls-tree", "--name-only", revision], capture_output=True,
                              text=True, check=True).stdout.split()
-    paths = [path for path in ("app.py", "passk", "web", "templates", "static") if path in present]
+    paths = [path for path in ("app.py", "passk", "web", "templates", "static") if path in present]   # old trees too
     archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, *paths], capture_output=True,
                              check=True).stdout
     subprocess.run(["tar", "-x", "-C", directory], input=archive, check=True)

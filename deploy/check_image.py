@@ -11,7 +11,7 @@ two steps.
    /healthz. Every COPY source is in the build context (the checkout less
    .dockerignore, read with Docker's rules), and so is every file its CMD
    needs: scripts/run.sh, deploy/nginx.conf, gunicorn.conf.py, app.py and the
-   passk, templates and static directories; tests, .git and .venv are not.
+   passk directory (the site's templates and static files are passk/web's); tests, .git and .venv are not.
 2. By simulation (root, Debian's python3 and nginx). The build context is
    copied to a temporary app directory that `nobody`, standing in for the
    image's `passk`, may read but not write, with a Python environment that
@@ -50,7 +50,7 @@ from deploy.stack import free_port  # noqa: E402
 USER = "nobody"
 IMAGE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"   # python:3.11-slim's
 NEEDED_FILES = ["scripts/run.sh", "deploy/nginx.conf", "gunicorn.conf.py", "app.py", "requirements.txt"]
-NEEDED_DIRS = ["passk", "web", "templates", "static"]
+NEEDED_DIRS = ["passk"]
 KEPT_OUT = [".git", ".venv", "tests", "bench", "Dockerfile"]
 
 

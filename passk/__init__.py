@@ -11,7 +11,7 @@ passk.__main__. The public API for notebooks and scripts (passk.api, docs/api.md
 - ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.frames, docs/frames.md).
 
 Everything but the estimator is imported when first used, so ``import passk`` stays light (numpy only). The
-website that uses it (app.py) is not part of the package.
+website that uses it is passk.web (Flask, the web extra), which `import passk` does not import.
 """
 
 from typing import TYPE_CHECKING, Any

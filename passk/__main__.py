@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "JSONL, EvalPlus, LiveCodeBench, CSV/JSON counts or pasted lines). Standard output\n"
                     "holds only the answer; warnings, notes and errors go to standard error, each\n"
                     "line starting \"passk:\". `passk export-html DIR` writes the single-problem calculator\n"
-                    "as a static folder for a docs site (see passk export-html --help).")
+                    "as a static folder for a docs site (see passk export-html --help); `passk serve` runs the\n"
+                    "website from the installed package (passk[web]; see passk serve --help).")
     parser.add_argument("--version", action="version", version=f"passk {__version__}")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="the results file; - reads standard input; several files that are parts of one run "
@@ -166,6 +167,9 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     if argv[:1] == ["export-html"]:   # a command of its own, with its own arguments (passk.export)
         from passk import export
         return export.main(argv[1:], sys.stdout, stderr)
+    if argv[:1] == ["serve"]:   # the website from the installed package (passk.serve)
+        from passk import serve
+        return serve.main(argv[1:], sys.stdout, stderr)
     parser = build_parser()
     args = parser.parse_args(argv)
     from passk import cli

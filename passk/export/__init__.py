@@ -37,12 +37,11 @@ class Written:
 
 
 def _site_stylesheet() -> Path:
-    """The website's stylesheet: beside the package when it ships there, else the checkout's static/style.css."""
-    for candidate in (HERE.parent / "static" / STYLESHEET, HERE.parent.parent / "static" / STYLESHEET):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"the site's stylesheet ({STYLESHEET}) is neither in the package nor in a checkout "
-                            f"beside it: looked in {HERE.parent / 'static'} and {HERE.parent.parent / 'static'}.")
+    """The website's stylesheet, passk/web/static/style.css, which the wheel ships with the site."""
+    stylesheet = HERE.parent / "web" / "static" / STYLESHEET
+    if not stylesheet.is_file():
+        raise FileNotFoundError(f"the site's stylesheet is missing from this install: {stylesheet}.")
+    return stylesheet
 
 
 def settings() -> dict[str, Any]:

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 from passk import calculator, charts, estimator
 from passk.display import fraction, pass_percent, percent
 from passk.export import export_html
-from web.query import read_query
+from passk.web.query import read_query
 
 CASES = 4000
 RELATIVE = 1e-15   # the JS estimator against the exact value

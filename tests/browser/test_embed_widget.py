@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import expect
 
-from web.pages import EMBED_HEIGHT, embed_snippet
+from passk.web.pages import EMBED_HEIGHT, embed_snippet
 from html_text import element_text
 from where import ROOT
 

@@ -356,13 +356,13 @@ def test_comparison_plan_names_the_detectable_difference():
     ({"target": "0"}, "target half-width"), ({"target": "abc"}, "'abc'"), ({"target": "101"}, "to 100"),
     ({"tokens_per_sample": "-5"}, "Tokens per sample"), ({"price_per_million": "inf"}, "price per million")])
 def test_planning_options_refuse_what_is_not_a_positive_number(fields, message):
-    from web.forms import planning_options
+    from passk.web.forms import planning_options
     with pytest.raises(ValueError, match=message):
         planning_options(**fields)
 
 
 def test_planning_options_read_the_target_in_points():
-    from web.forms import planning_options
+    from passk.web.forms import planning_options
     assert planning_options("0.5", "1200", "3") == {"target": 0.005, "tokens_per_sample": 1200.0,
                                                     "price_per_million": 3.0}
     assert planning_options("", "", "") == {}

@@ -16,7 +16,7 @@ from passk.formats import Problem
 from passk.planner import (Z_95, Z_POWER, comparison_plan, detectable_difference, difference_noise_split,
                            fixed_detectable, noise_split, samples_to_detect)
 from passk.variance import fit_prior
-from web.forms import comparison_options, planning_options
+from passk.web.forms import comparison_options, planning_options
 from test_planner import binomial_expected_variance, exact_expected_variance
 
 

@@ -8,11 +8,17 @@ a directory of its own, where it runs on .venv's numpy.
 import ast
 import doctest
 import inspect
+import json
 import os
+import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tarfile
+import time
+import urllib.request
 import zipfile
 from email.parser import Parser
 
@@ -82,7 +88,7 @@ def run_installed(installed, args, cwd):
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
 
 
-def test_the_wheel_holds_the_passk_package_only(wheel):
+def test_the_wheel_holds_the_passk_package_with_its_site(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     info = f"passk-{passk.__version__}.dist-info/"
@@ -90,7 +96,10 @@ def test_the_wheel_holds_the_passk_package_only(wheel):
     sources = {name for name in checkout_files() if name.startswith("passk/") and name.endswith(".py")}
     assert {name for name in names if name.endswith(".py")} == sources
     assert {"passk/__init__.py", "passk/__main__.py", "passk/estimator.py", "passk/py.typed"} <= names
-    assert not {name for name in names if name.startswith(("app.py", "templates/", "static/", "tests/"))}
+    site = {name for name in checkout_files() if name.startswith(("passk/web/templates/", "passk/web/static/"))}
+    assert site and site <= names   # every page and static file, for passk serve
+    assert {"passk/web/templates/index.html", "passk/web/static/style.css", "passk/web/static/app.js"} <= site
+    assert not {name for name in names if name.startswith(("app.py", "tests/", "scripts/", "deploy/"))}
 
 
 def test_the_sdist_holds_the_package_and_no_tests(checkout, tmp_path):
@@ -100,8 +109,9 @@ def test_the_sdist_holds_the_package_and_no_tests(checkout, tmp_path):
     assert completed.returncode == 0, completed.stderr
     with tarfile.open(tmp_path / completed.stdout.split()[-1]) as archive:
         names = {name.partition("/")[2] for name in archive.getnames()}
-    assert {"pyproject.toml", "README.md", "passk/__init__.py", "passk/py.typed"} <= names
-    assert not {name for name in names if name.startswith(("app.py", "templates", "static", "tests"))}
+    assert {"pyproject.toml", "README.md", "passk/__init__.py", "passk/py.typed", "passk/web/templates/base.html",
+            "passk/web/static/style.css"} <= names
+    assert not {name for name in names if name.startswith(("app.py", "tests"))}
 
 
 def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_and_offers_the_web_extra(wheel):
@@ -156,16 +166,23 @@ def test_the_installed_command_runs(installed, tmp_path):
 
 
 def test_the_installed_library_needs_no_web_packages(installed, tmp_path):
-    """Every passk module imports, and the command runs, with Flask and its kin made unimportable."""
+    """Every passk module but the site's (passk.web) imports, and the command runs, with Flask and its kin made
+    unimportable; passk serve then says what to install."""
     script = f"""
-import pkgutil, sys
+import io, pkgutil, sys
 for name in {SITE_MODULES!r}:
     sys.modules[name] = None   # import flask now raises ImportError
 import passk
 assert passk.__file__.startswith({str(installed)!r}), passk.__file__
 for module in pkgutil.walk_packages(passk.__path__, "passk."):
-    __import__(module.name)
+    if not module.name.startswith("passk.web"):
+        __import__(module.name)
 from passk.__main__ import main
+from passk import serve
+import importlib.util
+importlib.util.find_spec = lambda name, *rest: None   # as when flask and gunicorn are not installed
+said = io.StringIO()
+assert serve.main([], sys.stdout, said) == 2 and 'pip install "passk[web]"' in said.getvalue(), said.getvalue()
 sys.exit(main(["-", "-k", "1", "--json"]))
 """
     completed = subprocess.run([sys.executable, "-c", script], input="10 3\n", cwd=tmp_path, capture_output=True,
@@ -174,8 +191,10 @@ sys.exit(main(["-", "-k", "1", "--json"]))
     assert '"pass_at_k": 0.3' in completed.stdout
 
 
-def test_no_passk_module_imports_the_web_packages():
+def test_no_passk_module_but_the_site_imports_the_web_packages():
     for path in sorted((ROOT / "passk").rglob("*.py")):
+        if path.is_relative_to(ROOT / "passk" / "web"):
+            continue   # passk.web is the site: the web extra's
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
@@ -210,3 +229,66 @@ def test_the_package_exports_its_functions_and_version():
     assert passk.summarize is passk.api.summarize
     assert passk.from_frame is passk.frames.from_frame   # imported when first asked for (passk.__getattr__)
     assert passk.__version__.count(".") == 2
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(wheel, tmp_path_factory):
+    """A new virtual environment with the wheel installed in it. Its dependencies (Flask, gunicorn, numpy, …) are
+    .venv's, reached through a .pth file, so nothing is downloaded; passk itself can come only from the wheel
+    (the checkout is never on its path: the commands run elsewhere)."""
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
+    pip("--python", str(venv / "bin" / "python"), "install", "--no-deps", "--no-index", str(wheel))
+    [site] = (venv / "lib").glob("python3*/site-packages")
+    (site / "dependencies.pth").write_text("".join(f"{path}\n" for path in sys.path if path.endswith("site-packages")))
+    return venv
+
+
+def fetch(address, timeout=5):
+    with urllib.request.urlopen(address, timeout=timeout) as response:
+        return response.status, response.read().decode()
+
+
+def test_passk_serve_runs_the_site_from_the_installed_wheel(fresh_venv, tmp_path):
+    with socket.socket() as probe:   # a port free now, for the server to take
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([str(fresh_venv / "bin" / "passk"), "serve", "--port", str(port), "--workers", "1"],
+                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        first = server.stderr.readline()
+        assert first.startswith("passk serve: gunicorn alone") and "nginx" in first and "Dockerfile" in first
+        deadline = time.monotonic() + 60
+        while True:   # gunicorn binds, then its worker imports the site
+            try:
+                status, page = fetch(f"http://127.0.0.1:{port}/?n=200&c=37&k=10")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr.read()
+                time.sleep(0.2)
+        assert status == 200 and re.search(r'id="pass-at-k"[^>]*>87\.74%<', page)
+        stylesheet = re.search(r'href="(/static/style\.css\?v=[0-9a-f]+)"', page)[1]
+        assert fetch(f"http://127.0.0.1:{port}{stylesheet}")[0] == 200
+        assert json.loads(fetch(f"http://127.0.0.1:{port}/api/v1/pass-at-k?n=200&c=37&k=10")[1])["pass_at_k"] == \
+            pytest.approx(0.8774, abs=5e-5)
+        status, benchmark = fetch(f"http://127.0.0.1:{port}/benchmark")
+        assert status == 200 and 'id="benchmark-form"' in benchmark
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.communicate(timeout=30)
+
+
+def test_the_installed_wheel_exports_the_static_calculator_and_answers_in_python(fresh_venv, tmp_path):
+    exported = subprocess.run([str(fresh_venv / "bin" / "passk"), "export-html", str(tmp_path / "out")],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert exported.returncode == 0, exported.stderr
+    assert {path.name for path in (tmp_path / "out").iterdir()} == {"index.html", "passk-calculator.js", "style.css"}
+    example = ROOT / "examples" / "samples.jsonl_results.jsonl"
+    script = (f"import passk; r = passk.read({str(example)!r}); s = passk.summarize(r, k=[1, 10]); "
+              "print(s.to_frame().shape); print(passk.__file__); assert '<table' in s._repr_html_()")
+    answered = subprocess.run([str(fresh_venv / "bin" / "python"), "-c", script], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+    assert answered.returncode == 0, answered.stderr
+    shape, where = answered.stdout.splitlines()
+    assert shape.startswith("(2, ") and where.startswith(str(fresh_venv))   # a row per k, from the wheel

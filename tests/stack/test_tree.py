@@ -1,4 +1,4 @@
-"""The tests mirror the code: tests/passk/ (and passk/formats/), tests/web/, the browser and the stack, with
+"""The tests mirror the code: tests/passk/ (and passk/formats/), tests/web/ (passk/web/), the browser and the stack, with
 the helpers they share in tests/support/; no test module imports another directory's tests."""
 
 import ast

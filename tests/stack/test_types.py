@@ -1,4 +1,4 @@
-"""passk/, web/ and app.py type-check under mypy --strict (pyproject.toml's [tool.mypy]), so CI keeps them typed."""
+"""passk/ (with passk/web/) and app.py type-check under mypy --strict (pyproject.toml's [tool.mypy]), so CI keeps them typed."""
 
 import subprocess
 import sys

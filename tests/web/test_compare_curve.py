@@ -14,7 +14,7 @@ from passk.__main__ import main
 from passk.benchmark import compare
 from passk.curves import curves_of
 from passk.formats import Problem
-from web.api import RANKING_CURVE
+from passk.web.api import RANKING_CURVE
 
 # Run A ("RL") solves 18 problems always and 18 never; run B ("base") solves each of them a quarter of the time.
 RL = "".join(f"T/{i},8,{8 if i % 2 else 0}\n" for i in range(36)) + "".join(f"T/{i},8,{i % 9}\n" for i in range(36, 48))

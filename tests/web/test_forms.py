@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from passk.benchmark import parse_ks
 from passk.limits import LIMITS
-from web.forms import BenchmarkForm, benchmark_form, compare_form, json_ks, json_planning
+from passk.web.forms import BenchmarkForm, benchmark_form, compare_form, json_ks, json_planning
 
 
 def test_a_form_is_a_frozen_value_with_the_pages_defaults():

@@ -9,7 +9,7 @@ import pytest
 from jinja2 import Environment, FileSystemLoader
 from where import ROOT
 
-TEMPLATES = ROOT / "templates"
+TEMPLATES = ROOT / "passk" / "web" / "templates"
 VOID_ELEMENTS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                  "source", "track", "wbr"}
 ARXIV_IDS = ["2107.03374", "1906.04908", "2406.12045"]

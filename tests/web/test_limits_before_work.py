@@ -5,7 +5,7 @@ read off the request and refused before any file is opened or any value checked.
 in tests/web/test_limits.py no test here times a request (a busy machine must not fail
 one): each sees instead that the work was not done, with counting spies on the
 readers (passk.formats.read_problems, the read_files that passk.report calls,
-web.inputs.read_json_body) and on the opening of each uploaded file, and, for a
+passk.web.inputs.read_json_body) and on the opening of each uploaded file, and, for a
 body sent as a stream, how much of it the app read.
 """
 
@@ -20,8 +20,8 @@ import pytest
 
 import passk.formats
 import passk.report
-import web.forms
-import web.inputs
+import passk.web.forms
+import passk.web.inputs
 from passk.benchmark import parse_ks, summarize
 from passk.formats import Problem
 from passk.limits import LIMITS
@@ -58,9 +58,9 @@ def work(monkeypatch):
     spy(passk.report, "read_files")
     spy(passk.formats, "read_files")
     spy(passk.formats, "read_problems")
-    spy(web.inputs, "read_json_body")
-    spy(web.inputs, "summarize")
-    real_reopener = web.inputs.reopener
+    spy(passk.web.inputs, "read_json_body")
+    spy(passk.web.inputs, "summarize")
+    real_reopener = passk.web.inputs.reopener
 
     def reopener(upload):
         open_upload = real_reopener(upload)
@@ -69,7 +69,7 @@ def work(monkeypatch):
             done["opened"] += 1
             return open_upload()
         return opened
-    monkeypatch.setattr(web.inputs, "reopener", reopener)
+    monkeypatch.setattr(passk.web.inputs, "reopener", reopener)
     return done
 
 
@@ -171,7 +171,7 @@ def test_a_form_k_of_megabytes_is_not_sent_back(app):
     html = response.get_data(as_text=True)
     assert response.status_code == 400 and MANY_KS in unescape(html)
     echoed = re.search(r'<input id="k" name="k" type="text" value="([^"]*)"', html).group(1)
-    assert echoed == FORM_KS[:web.forms.K_ECHOED]   # the form is kept, cheaply
+    assert echoed == FORM_KS[:passk.web.forms.K_ECHOED]   # the form is kept, cheaply
     assert len(html) < 200_000 and "10 3</textarea>" in html
 
 

@@ -1,5 +1,5 @@
 """The limits table (passk.limits.LIMITS) is the one home of every limit: README's "Limits" section,
-deploy/nginx.conf and gunicorn.conf.py state its values, and these tests check each stated number against it."""
+deploy/nginx.conf and passk/web/gunicorn_conf.py state its values, and these tests check each stated number against it."""
 
 import dataclasses
 import math
@@ -146,6 +146,6 @@ def test_nginx_error_pages_state_the_limits_of_the_table():
 
 
 def test_gunicorn_refuses_nothing_nginx_lets_through():
-    settings = (ROOT / "gunicorn.conf.py").read_text(encoding="utf-8")
+    settings = (ROOT / "passk" / "web" / "gunicorn_conf.py").read_text(encoding="utf-8")
     assert directive(settings, "limit_request_line") == "0"   # no limit: nginx's buffer is the only one
     assert int(directive(settings, "limit_request_field_size")) > LIMITS.header_bytes

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from app import create_app, trusted_hosts
+from passk.web.app import create_app, trusted_hosts
 
 MARKER = "zq-marker-7731"
 

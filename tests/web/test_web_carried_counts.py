@@ -9,7 +9,7 @@ import pytest
 
 from passk import report as report_module
 from passk.limits import LIMITS
-from web.forms import CARRIED_FIELDS
+from passk.web.forms import CARRIED_FIELDS
 
 from test_benchmark_page import EVALPLUS, HUMANEVAL_LINES, jsonl, result_cells, upload
 

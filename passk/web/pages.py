@@ -18,12 +18,12 @@ from passk.planner import comparison_plan, top_pair_plan
 from passk.ranking import ALPHA, Ranking
 from passk.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
 from passk.steps import worked_steps
-from web.addresses import canonical_address, public_url, query_args
-from web.caching import STATIC_MAX_AGE
-from web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
-from web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
+from passk.web.addresses import canonical_address, public_url, query_args
+from passk.web.caching import STATIC_MAX_AGE
+from passk.web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
+from passk.web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
                         leaderboard_from_page, ranking_from_page, report_from_download_form, report_from_page)
-from web.query import calculate_query, read_query
+from passk.web.query import calculate_query, read_query
 
 pages = Blueprint("pages", __name__)
 

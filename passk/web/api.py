@@ -8,12 +8,12 @@ from passk.formats import FormatError
 from passk.limits import TooLarge
 from passk.planner import comparison_plan, top_pair_plan
 from passk.report import Report
-from web.addresses import query_args
-from web.forms import benchmark_form, compare_form
-from web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
+from passk.web.addresses import query_args
+from passk.web.forms import benchmark_form, compare_form
+from passk.web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
                         json_body, leaderboard_from_request, ranking_from_request, report_from_input,
                         report_from_json_body)
-from web.query import API_EXAMPLE, calculate_query, read_json, read_query
+from passk.web.query import API_EXAMPLE, calculate_query, read_json, read_query
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")
 

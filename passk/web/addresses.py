@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import current_app, request, url_for
 
-from web.query import FIELDS, CalculatorQuery
+from passk.web.query import FIELDS, CalculatorQuery
 
 
 def public_url(endpoint: str, **params: Any) -> str:

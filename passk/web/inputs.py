@@ -22,9 +22,9 @@ from passk.ranking import Ranking, rank_runs, too_few_runs
 from passk.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
                           rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
 from passk.sharing import ShareLinkError
-from web.forms import (CARRIED_DAMAGED, CARRIED_MISSING, DOWNLOAD_DAMAGED, NO_INPUT, BenchmarkForm, CompareForm,
+from passk.web.forms import (CARRIED_DAMAGED, CARRIED_MISSING, DOWNLOAD_DAMAGED, NO_INPUT, BenchmarkForm, CompareForm,
                        DownloadForm, beside_options, json_ks, json_planning)
-from web.query import json_count
+from passk.web.query import json_count
 
 Files = MultiDict[str, FileStorage]   # a request's uploaded files by field name
 Opener = Callable[[], IO[bytes]]      # open() of one input: a fresh binary stream, from its start, each call

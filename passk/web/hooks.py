@@ -6,9 +6,9 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from passk.quietlog import describe
-from web import caching
-from web.errors import http_error
-from web.guards import whole_body_within_limit
+from passk.web import caching
+from passk.web.errors import http_error
+from passk.web.guards import whole_body_within_limit
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'",

@@ -10,9 +10,9 @@ from flask import Response, current_app, redirect, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as BaseResponse
 
-from web.addresses import names_read
-from web.forms import benchmark_form, compare_form
-from web.query import FIELDS
+from passk.web.addresses import names_read
+from passk.web.forms import benchmark_form, compare_form
+from passk.web.query import FIELDS
 
 STATIC_MAX_AGE = 3600                  # seconds, for a static file asked for without its fingerprint
 FINGERPRINTED_MAX_AGE = 365 * 24 * 3600  # a fingerprinted address never changes its content

@@ -4,9 +4,9 @@ from flask import Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from web.guards import too_large_sentence, untrusted_host
-from web.forms import benchmark_form, compare_form
-from web.pages import benchmark_page, compare_page
+from passk.web.guards import too_large_sentence, untrusted_host
+from passk.web.forms import benchmark_form, compare_form
+from passk.web.pages import benchmark_page, compare_page
 
 UNTRUSTED_HOST = ("This server does not answer for the host named in the request; its operator can add "
                   "the name to PASSK_ALLOWED_HOSTS.")
