@@ -31,7 +31,7 @@ import passk.estimator
 from passk import estimate_pass_at_k, pass_at_k
 from where import ROOT
 
-WEB = {"flask", "werkzeug", "jinja2", "gunicorn", "pyarrow"}
+WEB = {"flask", "werkzeug", "jinja2", "gunicorn", "pyarrow", "pandas"}
 SITE_MODULES = ("flask", "werkzeug", "jinja2", "gunicorn", "markupsafe", "itsdangerous", "click", "blinker")
 
 
