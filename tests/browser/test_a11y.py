@@ -9,6 +9,7 @@ import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from browsing import compare_pasted
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -28,12 +29,7 @@ def open_benchmark_result(page):
 
 
 def open_compare_result(page):
-    page.goto("/compare")
-    page.locator("#text_a").fill(RUN_A)
-    page.locator("#text_b").fill(RUN_B)
-    page.locator("#k").fill("1, 5")
-    page.get_by_role("button", name="Compare").click()
-    expect(page.locator("#compare-table")).to_be_visible()
+    compare_pasted(page, RUN_A, RUN_B)
 
 
 def open_embed(page):

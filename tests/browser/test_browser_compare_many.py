@@ -6,6 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from browsing import rank_files
 from test_a11y import violations_in_both_schemes
 from test_browser_look import box_overflow, resize, sideways_overflow, sticking_out
 
@@ -28,13 +29,7 @@ def run_files(tmp_path):
 
 def open_three_runs(page, run_files):
     """/compare with run A and run B as files and the third under "More runs"; waits for the ranking."""
-    page.goto("/compare")
-    page.locator("#file_a").set_input_files(run_files[0])
-    page.locator("#file_b").set_input_files(run_files[1])
-    page.get_by_label("Files, one per run").set_input_files(run_files[2:])
-    page.locator("#k").fill("1, 10")
-    page.get_by_role("button", name="Compare").click()
-    expect(page.locator("#ranking-heading")).to_have_text("3 runs ranked")
+    rank_files(page, run_files)
 
 
 def test_three_uploaded_runs_are_ranked_and_charted(page, run_files):

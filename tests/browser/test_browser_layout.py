@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from browsing import compare_pasted, rank_files
 from test_browser_look import resize
 
 pytestmark = pytest.mark.browser
@@ -42,20 +43,9 @@ def open_page(page, name, run_files):
         page.get_by_role("button", name="Calculate").click()
         expect(page.locator("#per-problem")).to_be_attached()
     elif name == "ranking":
-        page.goto("/compare")
-        page.locator("#file_a").set_input_files(run_files[0])
-        page.locator("#file_b").set_input_files(run_files[1])
-        page.get_by_label("Files, one per run").set_input_files(run_files[2:])
-        page.locator("#k").fill("1, 10")
-        page.get_by_role("button", name="Compare").click()
-        expect(page.locator("#ranking-heading")).to_have_text("3 runs ranked")
+        rank_files(page, run_files)
     else:
-        page.goto("/compare")
-        page.locator("#text_a").fill(RUN_A)
-        page.locator("#text_b").fill(RUN_B)
-        page.locator("#k").fill("1, 5")
-        page.get_by_role("button", name="Compare").click()
-        expect(page.locator("#compare-table")).to_be_visible()
+        compare_pasted(page, RUN_A, RUN_B)
     page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")
     return page
 
