@@ -136,8 +136,9 @@ def test_without_script_the_frame_keeps_its_height_and_the_embed_still_works(doc
 
 
 # Inside the frame: note the root's classes after each message, once the embed's own listener (added first) has run.
+# noted once every listener has seen the message (a task after it), whichever of them was added first
 NOTE_MESSAGES = """() => { window.seen = [];
-  addEventListener('message', () => seen.push(document.documentElement.className)); }"""
+  addEventListener('message', () => setTimeout(() => seen.push(document.documentElement.className))); }"""
 SENT_TO_ITSELF = "() => postMessage({type: 'passk:theme', theme: 'dark'}, '*')"
 FROM_THE_PAGE = "theme => document.querySelector('iframe').contentWindow.postMessage({type: 'passk:theme', theme}, '*')"
 
@@ -147,6 +148,7 @@ def theme_messages(page, url):
     page.goto(url)
     frame = page.locator(FRAME).element_handle().content_frame()
     expect(page.frame_locator(FRAME).locator("#pass-at-k")).to_contain_text("91.67")
+    frame.wait_for_function("() => document.readyState === 'complete'")   # app.js (deferred) listens by now
     frame.evaluate(NOTE_MESSAGES)
     return frame
 
