@@ -139,6 +139,16 @@ class Summary:
     majority: Majority | None = None   # maj@k, when every problem's samples carry extracted answers (votes)
     g_pass: GPass | None = None        # G-Pass@k_tau and mG-Pass@k, when a tau was asked for
 
+    def sizes(self) -> str:
+        """'40 problems, 400 samples (n = 10)', or 'n from 5 to 10' where the problems' n differ."""
+        ns = f"n = {self.min_n:,}" if self.min_n == self.max_n else f"n from {self.min_n:,} to {self.max_n:,}"
+        return f"{plural(len(self.problems), 'problem')}, {plural(self.samples, 'sample')} ({ns})"
+
+    def statuses(self, separator: str = " · ") -> str:
+        """'6 broken (c = 0) · 28 flaky · 6 solid (c = n)', the parts joined by separator."""
+        return separator.join([f"{self.broken:,} broken (c = 0)", f"{self.flaky:,} flaky",
+                               f"{self.solid:,} solid (c = n)"])
+
     @cached_property
     def per_problem(self) -> list[Row]:
         """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}, "pass_hat_k": {...}}]."""

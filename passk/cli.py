@@ -162,12 +162,7 @@ def _opened(path: str, name: str, terminal: TextIO) -> Iterator[Opener]:
 
 def table(summary: Summary, format_name: str) -> str:
     """The summary as lines of text for a terminal, each column as wide as its widest cell."""
-    ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
-        f"n from {summary.min_n:,} to {summary.max_n:,}"
-    lines = [f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns}), "
-             f"read as {format_name}",
-             f"{summary.broken:,} broken (c = 0) · {summary.flaky:,} flaky · {summary.solid:,} solid (c = n)",
-             ""]
+    lines = [f"{summary.sizes()}, read as {format_name}", summary.statuses(), ""]
     return "\n".join(lines + results_lines(summary.results))
 
 

@@ -220,13 +220,10 @@ def summary_html(report: Report, run: Any) -> str:
 def counts_line(report: Report, run: Any) -> str:
     """"40 problems, 400 samples (n = 10), read as ...; 6 broken (c = 0), 29 flaky, 5 solid (c = n)"."""
     summary = report.summary
-    ns = f"n = {summary.min_n:,}" if summary.min_n == summary.max_n else \
-        f"n from {summary.min_n:,} to {summary.max_n:,}"
     layout = run.layout if run is not None else report.format
     read_as = f"{layout} ({report.source})" if report.source else layout
-    return (f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns}), read as "
-            f"{read_as}{' (' + report.suite + ' suite)' if report.suite else ''}; {summary.broken:,} broken "
-            f"(c = 0), {summary.flaky:,} flaky, {summary.solid:,} solid (c = n)")
+    return (f"{summary.sizes()}, read as {read_as}{' (' + report.suite + ' suite)' if report.suite else ''}; "
+            f"{summary.statuses(', ')}")
 
 
 def result_notes(results: Sequence[KResult]) -> list[str]:

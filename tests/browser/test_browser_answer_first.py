@@ -5,6 +5,7 @@ from a share link."""
 import json
 
 import pytest
+from browsing import paste_runs
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -44,19 +45,12 @@ def test_a_bad_input_brings_its_message_into_view(screen):
 
 
 def test_two_runs_bring_the_comparison_into_view(screen):
-    screen.goto("/compare")
-    screen.locator("#text_a").fill(RUN_A)
-    screen.locator("#text_b").fill(RUN_B)
-    screen.get_by_role("button", name="Compare").click()
+    paste_runs(screen, RUN_A, RUN_B)
     expect(screen.locator("#compare-heading")).to_be_in_viewport()
 
 
 def test_three_runs_bring_the_ranking_into_view(screen):
-    screen.goto("/compare")
-    screen.locator("#text_a").fill(RUN_A)
-    screen.locator("#text_b").fill(RUN_B)
-    screen.locator("#text_c").fill(RUN_C)
-    screen.get_by_role("button", name="Compare").click()
+    paste_runs(screen, RUN_A, RUN_B, RUN_C)
     expect(screen.locator("#ranking-heading")).to_be_in_viewport()
 
 

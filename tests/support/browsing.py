@@ -3,13 +3,19 @@
 from playwright.sync_api import expect
 
 
+def paste_runs(page, *runs, ks=None):
+    """/compare with the runs pasted as run A, B (and C), and ks when given, sent with the Compare button."""
+    page.goto("/compare")
+    for name, text in zip("abc", runs):
+        page.locator(f"#text_{name}").fill(text)
+    if ks is not None:
+        page.locator("#k").fill(ks)
+    page.get_by_role("button", name="Compare").click()
+
+
 def compare_pasted(page, run_a, run_b, ks="1, 5"):
     """/compare with run A and run B pasted; waits for the table of their difference."""
-    page.goto("/compare")
-    page.locator("#text_a").fill(run_a)
-    page.locator("#text_b").fill(run_b)
-    page.locator("#k").fill(ks)
-    page.get_by_role("button", name="Compare").click()
+    paste_runs(page, run_a, run_b, ks=ks)
     expect(page.locator("#compare-table")).to_be_visible()
 
 
