@@ -66,3 +66,9 @@ def trusted_hosts(allowed: str | None = None, public_url: str | None = None) -> 
     if public_url and (hostname := urlsplit(public_url).hostname):   # none in an address without a scheme
         hosts.append(hostname)
     return hosts
+
+
+def served_app(slots: int = 1) -> Any:
+    """The WSGI application a server runs: create_app()'s site, each request computed under the ceiling of
+    passk.web.ceiling (`slots`: how many requests the server may hand it at once)."""
+    return create_app()
