@@ -78,6 +78,11 @@ class Limits:
     vote_work: int = limit(500_000, "Majority voting (maj@k) in one request, in estimated microseconds of its "
                                     "dynamic program (passk.majority.vote_cost): a k past it is left to the "
                                     "command line.")
+    cpu_seconds: int = limit(5, "Processor time one request may use, enforced by the kernel (RLIMIT_CPU) on the "
+                                "sandbox process that computes it (passk.web.ceiling): the bound behind every estimate "
+                                "here, for statistics not yet written too.")
+    memory_bytes: int = limit(1024 * MiB, "Memory one request may add to the sandbox that computes it, enforced by "
+                                          "the kernel (RLIMIT_DATA).")
     largest_count: int = limit(10**12, "The largest n, c and k answered; beyond it passk refuses rather than "
                                        "guesses.")
     download_bytes: int = limit(48 * MiB, "A per-problem download (CSV or JSON), as its JSON would be: about 2 s "
@@ -218,6 +223,14 @@ def download_too_large(estimate: float, limits: Limits = LIMITS) -> str:
 def too_many_fields(limits: Limits = LIMITS) -> str:
     return (f"The form has more than {limits.form_parts:,} fields and files, the most one request may send; "
             f"send the results as fewer files (or one text field), with k, format and suite.")
+
+
+def ceiling_reached(reached: str, limits: Limits = LIMITS) -> str:
+    """The refusal of a request that reached the runtime's ceiling: "cpu" (its processor time) or "memory"."""
+    bound = (f"more than {limits.cpu_seconds:,} s of computing" if reached == "cpu"
+             else f"more than {size(limits.memory_bytes)} of memory")
+    return (f"This request needs {bound}, the most one request may use on this site; ask for fewer problems, "
+            f"runs or k values, or compute it with the passk command on your own machine, which has no such limit.")
 
 
 class TooLarge(LimitError):

@@ -14,8 +14,10 @@ from flask.json.provider import DefaultJSONProvider
 from passk import display, limits, paper
 from passk.limits import LIMITS
 from passk.web import hooks
+from passk.web import endless
 from passk.web.api import api
 from passk.web.caching import STATIC_MAX_AGE
+from passk.web.ceiling import Ceiling
 from passk.web.guards import LimitedRequest
 from passk.web.hooks import Passk
 from passk.web.pages import pages
@@ -47,6 +49,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Passk:
         app.add_template_filter(template_filter, name)
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    if os.environ.get(endless.SWITCH) == "1":   # the ceiling's tests only
+        app.register_blueprint(endless.endless)
     hooks.register(app)
     return app
 
@@ -68,7 +72,7 @@ def trusted_hosts(allowed: str | None = None, public_url: str | None = None) -> 
     return hosts
 
 
-def served_app(slots: int = 1) -> Any:
+def served_app(slots: int = 1) -> Ceiling:
     """The WSGI application a server runs: create_app()'s site, each request computed under the ceiling of
-    passk.web.ceiling (`slots`: how many requests the server may hand it at once)."""
-    return create_app()
+    passk.web.ceiling, in one sandbox per request the server runs at once (`slots`, started as they are needed)."""
+    return Ceiling(create_app())

@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from passk.quietlog import describe
 from passk.web import caching
-from passk.web.errors import http_error
+from passk.web.errors import http_error, out_of_memory, refuse_at_ceiling
 from passk.web.guards import whole_body_within_limit
 
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -27,6 +27,7 @@ class Passk(Flask):
 def register(app: Flask) -> None:
     """Install the hooks on app; answers pass the after_request hooks last registered first."""
     app.url_defaults(caching.fingerprint_static)
+    app.before_request(refuse_at_ceiling)
     app.before_request(caching.drop_unknown_parameters)
     app.before_request(whole_body_within_limit)
     app.after_request(caching.cache_answers)
@@ -34,6 +35,7 @@ def register(app: Flask) -> None:
     app.after_request(security_headers)
     app.after_request(close_unsent_file)
     app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(MemoryError, out_of_memory)
 
 
 def close_unsent_file(response: Response) -> Response:

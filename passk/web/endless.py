@@ -1,0 +1,31 @@
+"""A deliberately endless statistic, for the tests of the ceiling alone: registered only when the environment
+sets PASSK_TEST_ENDLESS=1 (tests/stack and tests/passk/test_serve start servers so), never in a deployment.
+
+It stands for a statistic nobody has written yet whose cost no estimate foresaw: the ceiling
+(passk.web.ceiling) must end it and answer with its sentence, whatever kind of work never ends.
+"""
+
+import re
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+endless = Blueprint("endless", __name__)
+SWITCH = "PASSK_TEST_ENDLESS"
+
+
+@endless.get("/benchmark/endless")
+def endless_statistic() -> ResponseReturnValue:
+    """Under /benchmark, so that nginx routes it as the share links of that page (deploy/nginx.conf):
+    ?kind=python loops in Python, kind=c in one call into C (a backtracking regular expression, which no signal
+    interrupts), kind=memory allocates without end."""
+    kind = request.args.get("kind", "python")
+    if kind == "c":
+        return jsonify(matched=bool(re.match(r"(a|aa)+$", "a" * 64 + "b")))
+    if kind == "memory":
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 * 2**20))
+    total = 0
+    while True:
+        total += 1
