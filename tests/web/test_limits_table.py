@@ -66,6 +66,7 @@ def stated(limits: Limits) -> list[str]:
         f"draws at most {MAX_BARS} bars",   # a drawing choice, not a limit: charts.MAX_BARS
         f"addresses and each header up to {limits.header_bytes // KiB} KiB",
         f"Share links stop at {limits.share_link_chars:,} characters",
+        f"under at most {limits.cpu_seconds} s of CPU (`RLIMIT_CPU`) and {size(limits.memory_bytes)} of added memory",
     ]
 
 
@@ -75,7 +76,7 @@ def stated(limits: Limits) -> list[str]:
 NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k ≤ n; never turned into 1.0; `[0,0,…]`
               "200",                                   # a page echoes the first 200 characters of a k field
               "0",                                     # a price above 0
-              "400", "413",                            # statuses
+              "400", "413", "413",                     # statuses (the ceiling's 413 too)
               "2", "300", "2", "25,000", "1.6", "200", "15",  # 2 s, 300 MB, a 2-core machine; the worst
                                                               # request (runs of 25,000: 1.6 s, 200 MB); issue 15
               "12", "4,240", "1.3", "165",             # the worst requests' runs (12 of 25,000, 32 of 4,240)
