@@ -15,8 +15,10 @@ SWITCH = "PASSK_TEST_ENDLESS"
 
 
 @endless.get("/benchmark/endless")
+@endless.get("/api/v1/endless")
 def endless_statistic() -> ResponseReturnValue:
-    """Under /benchmark, so that nginx routes it as the share links of that page (deploy/nginx.conf):
+    """Under /benchmark, so that nginx routes it as the share links of that page (deploy/nginx.conf), and under
+    /api/v1 for a JSON answer:
     ?kind=python loops in Python, kind=c in one call into C (a backtracking regular expression, which no signal
     interrupts), kind=memory allocates without end."""
     kind = request.args.get("kind", "python")

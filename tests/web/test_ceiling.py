@@ -53,9 +53,8 @@ def test_an_endless_statistic_gets_the_ceilings_sentence(ceiled, kind, reached):
 
 
 def test_the_api_says_the_ceiling_in_json(ceiled):
-    answer = ceiled.get("/benchmark/endless?kind=c", headers={"Accept": "application/json"})
-    assert answer.status_code == 413
-    assert "passk command" in answer.get_data(as_text=True)
+    answer = ceiled.get("/api/v1/endless?kind=c")
+    assert answer.status_code == 413 and answer.get_json() == {"error": ceiling_reached("cpu", SHORT)}
 
 
 def test_the_sentence_names_the_bound_and_the_way_out():
