@@ -6,8 +6,16 @@ or a string exactly as the row writes it ("5/7", "1.2%"). Each is compared, to
 1e-15, with the exact mean of 1 - C(n-c, k)/C(n, k) over the parsed counts and
 with passk's own pass@k (and pass^k, C(c, k)/C(n, k), where the harness gives it).
 
-Layouts no reader handles yet are strict xfails naming issue 17, which adds
-their readers: they assert the same figures, so they pass once it lands.
+The layouts issue 17 added readers for (NOT_READ_YET, all now in READ) are
+checked the same way. The fourth round's files (FOURTH_ROUND: layouts passk
+misreads or refuses today) assert the harness's figures and behaviour as
+SOURCES.md gives them, by the harness's own rule (NeMo-Skills' answer-judge
+verdict, its first-k majority vote, Inspect's per-key scores); where passk falls
+short today the test is a strict xfail naming issue 27, which adds those readers,
+raising what happens today (ValueError: a refusal; AssertionError: a misread or a
+missing warning), so it passes once issue 27 lands and no other breakage hides
+behind it. Data-level tests check each figure against the lines of the file
+itself and, where the harness wrote one, its metrics file.
 Files that hold a harness's aggregate figures rather than a run are not read
 as runs; they serve as the harness's own numbers to compare with.
 
@@ -26,7 +34,8 @@ from fractions import Fraction
 import pytest
 
 from passk.benchmark import summarize
-from passk.formats import Problem, read_files, read_problems
+from passk.formats import FormatError, Problem, read_files, read_problems
+from passk.majority import first_k_majority
 from where import REALDATA
 
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
@@ -44,6 +53,14 @@ NEMO_METRICS = f"{NEMO}eval-results_metrics.json"
 LMEVAL_SAMPLES = "lmeval__pmemoli_Data-Science-Thesis__samples_gsm8k_2025-08-07T11-42-40.066002.jsonl"
 LMEVAL_RESULTS = "lmeval__pmemoli_Data-Science-Thesis__results_gsm8k-phi-3-mini_2025-08-07T11-42-40.066002.json"
 EEE = "eee__evaleval_every_eval_ever__helm_mmlu_gpt2_None_samples.jsonl"
+NEMO_JUDGE = f"{NEMO}answer-judge_output-rs{{0,1,2,3}}.jsonl"
+NEMO_HUMANEVAL = f"{NEMO}human-eval_output-rs{{0,1}}.jsonl"
+NEMO_LEAN = f"{NEMO}minif2f_output-rs{{0,1,2,3}}.jsonl"
+NEMO_IFEVAL = f"{NEMO}ifeval_output-rs{{0,1,2}}.jsonl"
+TAU2 = "tau2__sierra-research_tau2-bench__adaptive-agent_airline_bare_list.json"
+INSPECT_NO_SAMPLES = "inspect__evaleval_every_eval_ever__header_only_simpleqa.json"
+INSPECT_TRIMMED = "inspect__evaleval_every_eval_ever__intercode_1_of_79_samples.json"
+INSPECT_DICT = "inspect__UKGovernmentBEIS_inspect-evals-log-viewer__add_unit_tests_dict_scorer.eval"
 
 # file name -> (format, problems P, samples n, {suite (None: no suites): {k: figure}}, SOURCES.md row to find them in)
 EXPECTED = {
@@ -97,6 +114,49 @@ NOT_READ_YET = {
 }
 # The rows of NOT_READ_YET whose readers have landed: checked exactly, with no xfail.
 READ = {INSPECT_ZSTD, EVALARENA, NEMO_MATH, NEMO_GPQA, LMEVAL_SAMPLES, EEE}
+
+# SOURCES.md's fourth table (layouts passk misreads or refuses today): row ->
+# (the layout issue 27 reads, format (None: whatever issue 27 names it), P, n, {suite: {k: figure}}).
+# A suite names what to read as EvalPlus's suites are named: "base"/"plus" tests, one key of an Inspect scorer's dict.
+FOURTH_ROUND = {
+    NEMO_JUDGE: ("NeMo-Skills answer-judge", "nemoskills", 12, 4, {None: {1: "7/16", 2: "5/9", 3: "5/8", 4: "2/3"}}),
+    NEMO_HUMANEVAL: ("NeMo-Skills human-eval", "nemoskills", 4, 2,
+                     {"base": {1: "3/4", 2: "3/4"}, "plus": {1: "5/8", 2: "3/4"}}),
+    NEMO_LEAN: ("NeMo-Skills Lean4", "nemoskills", 3, 4, {None: {1: "1/3", 2: "11/18", 3: "5/6", 4: "1"}}),
+    # IFEval's pass is prompt-level strict (strict_eval.follow_all_instructions)
+    NEMO_IFEVAL: ("NeMo-Skills IFEval", "nemoskills", 3, 3, {None: {1: "1/3", 2: "1/3", 3: "1/3"}}),
+    TAU2: ("τ²-bench bare list of simulations", None, 50, 1, {None: {1: "49/50"}}),
+    INSPECT_TRIMMED: ("Inspect .json log", "inspect", 1, 1, {None: {1: "0/1"}}),
+    INSPECT_DICT: ("Inspect dict-valued scorer", "inspect", 1, 1,
+                   {"main_task_success": {1: 1.0}, "side_task_success": {1: 1.0}}),
+}
+# A fourth-round file that holds no run: the refusal SOURCES.md asks for, as a pattern its sentence matches.
+REFUSED = {INSPECT_NO_SAMPLES: r"\bno samples\b"}
+
+# What passk does today instead of the harness's figures, by (row, suite): the exception the check raises (ValueError:
+# passk refuses the file; AssertionError: it reads other counts) and why. A pair absent here already gives the figures;
+# remove a pair once issue 27 lands (its strict xfail then fails as XPASS).
+TODAY = {
+    (NEMO_HUMANEVAL, "plus"): (AssertionError, "is_correct-plus is never read: the plus suite gets the base counts"),
+    (NEMO_LEAN, None): (ValueError, "proof_status lines are refused as invalid JSON (Extra data at line 2)"),
+    (NEMO_IFEVAL, None): (ValueError, "strict_eval lines are refused as invalid JSON (Extra data at line 2)"),
+    (TAU2, None): (ValueError, 'a bare list of simulations is misdetected as counts ("field n is missing")'),
+    (INSPECT_DICT, "main_task_success"): (ValueError, "a scorer's dict of values is refused"),
+    (INSPECT_DICT, "side_task_success"): (ValueError, "a scorer's dict of values is refused"),
+}
+
+# NeMo-Skills answer-judge by its own rule: each line's correct count of 4 seeds, and majority@k over the first k seeds
+# (the parsed judgement votes, None abstains, ties fractional) as exact fractions; SOURCES.md writes the majority in
+# per cent to two places, its metrics.json as floats.
+JUDGE_COUNTS = [0, 4, 0, 1, 2, 4, 1, 3, 4, 0, 0, 2]
+JUDGE_MAJORITY = {2: "5/12", 3: "11/24", 4: "13/24"}
+# NeMo-Skills' metrics.json: benchmark and {suite: metric} of each fourth-round run
+NEMO_METRICS_OF = {
+    NEMO_JUDGE: ("answer-judge", {None: "correct_judgements"}),
+    NEMO_HUMANEVAL: ("human-eval", {"base": "passing_base_tests", "plus": "passing_plus_tests"}),
+    NEMO_LEAN: ("minif2f", {None: "lean4_correct"}),
+    NEMO_IFEVAL: ("ifeval", {None: "prompt_strict_accuracy"}),
+}
 
 needs_files = pytest.mark.skipif(
     not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA} " + (
@@ -195,6 +255,41 @@ def issue_17(row_name):
     return pytest.mark.xfail(strict=True, raises=ValueError, reason=f"issue 17 adds the {layout} reader")
 
 
+def issue_27(row_name, suite=None):
+    """The strict xfail of a fourth-round check that passk fails today (TODAY), raising what it raises today;
+    none where passk already gives the harness's figures."""
+    if (row_name, suite) not in TODAY:
+        return ()
+    raised, why = TODAY[row_name, suite]
+    return pytest.mark.xfail(strict=True, raises=raised, reason=f"issue 27 reads the {FOURTH_ROUND[row_name][0]} "
+                                                                f"layout as its harness does; today {why}")
+
+
+def judgement_of(text):
+    """NeMo-Skills' verdict of a judge's text: what follows its last "Judgement:" starts with yes (True) or no
+    (False); anything else is no verdict (None)."""
+    if "Judgement:" not in text:
+        return None
+    verdict = text.rpartition("Judgement:")[2].strip().lower()
+    return True if verdict.startswith("yes") else False if verdict.startswith("no") else None
+
+
+# The harness's own pass rule for one line of a NeMo-Skills seed file, by run and suite
+NEMO_RULE = {
+    NEMO_JUDGE: {None: lambda line: judgement_of(line["judgement"]) == judgement_of(line["expected_judgement"])},
+    NEMO_HUMANEVAL: {"base": lambda line: line["is_correct"], "plus": lambda line: line["is_correct-plus"]},
+    NEMO_LEAN: {None: lambda line: line["proof_status"] == "completed"},
+    NEMO_IFEVAL: {None: lambda line: line["strict_eval"]["follow_all_instructions"]},
+}
+
+
+def seed_lines(row_name):
+    """The lines of a run's seed files, problem by problem: [(seed 0's line, seed 1's line, ...), ...]."""
+    seeds = [[json.loads(line) for line in (REALDATA / name).read_text().splitlines()] for name in files_of(row_name)]
+    assert len({len(seed) for seed in seeds}) == 1, row_name
+    return list(zip(*seeds))
+
+
 def test_the_real_harness_files_are_there():
     if not REALDATA.is_dir() and not IN_CI:
         pytest.skip(f"no real harness files at {REALDATA}: this checkout has no ../shared/realdata next to it; "
@@ -205,7 +300,7 @@ def test_the_real_harness_files_are_there():
 
 @needs_files
 def test_every_file_has_its_figures():
-    waiting = [name for row_name in NOT_READ_YET for name in files_of(row_name)]
+    waiting = [name for row_name in [*NOT_READ_YET, *FOURTH_ROUND, *REFUSED] for name in files_of(row_name)]
     everything = {path.name for path in REALDATA.iterdir()} - {"SOURCES.md"}
     aggregates = {name for name in everything if is_aggregate(name)}
     assert harness_files() and set(harness_files()) == everything - aggregates
@@ -222,11 +317,16 @@ def test_every_figure_is_written_in_its_sources_row():
         for figures in suites.values():
             assert all(as_written(figure) in row for figure in figures.values()), name
         assert all(repr(figure) in row for figure in PASS_HAT.get(name, {}).values()), name
-    for row_name, (_, _, _, _, suites) in NOT_READ_YET.items():
+    for row_name, (_, _, _, _, suites) in [*NOT_READ_YET.items(), *FOURTH_ROUND.items()]:
         row = sources_row(row_name)
         for suite, figures in suites.items():
-            assert suite is None or suite in row
+            assert suite is None or suite in row, (row_name, suite)
             assert all(as_written(figure) in row for figure in figures.values()), row_name
+    judge = sources_row(NEMO_JUDGE)
+    assert ",".join(map(str, JUDGE_COUNTS)) in judge
+    assert ", ".join(f"{float(100 * value_of(figure)):.2f}" for figure in JUDGE_MAJORITY.values()) in judge
+    assert "no samples" in sources_row(INSPECT_NO_SAMPLES)
+    assert "1 of the 79 samples" in sources_row(INSPECT_TRIMMED)
     assert "6 of 25 submitted" in sources_row(SWEBENCH) and "24.0%" in sources_row(SWEBENCH)
 
 
@@ -363,3 +463,141 @@ def test_eval_arena_and_every_eval_ever_figures_are_those_of_their_lines():
         assert abs(sum(pass1[model]) / 164 - figures[1]) <= TOLERANCE, model
     correct = [json.loads(line)["evaluation"]["is_correct"] for line in (REALDATA / EEE).read_text().splitlines()]
     assert Fraction(sum(correct), len(correct)) == value_of(NOT_READ_YET[EEE][4][None][1])
+
+
+# The fourth round: layouts passk misreads or refuses today (issue 27)
+
+
+@needs_files
+@pytest.mark.parametrize("row_name, suite", [
+    pytest.param(row_name, suite, marks=issue_27(row_name, suite), id=f"{row_name}-{suite}")
+    for row_name, (_, _, _, _, suites) in FOURTH_ROUND.items() for suite in suites])
+def test_a_fourth_round_file_gives_the_harness_figures(row_name, suite):
+    _, fmt, size, n, suites = FOURTH_ROUND[row_name]
+    assert_figures(read_run(files_of(row_name), suite), fmt, size, n, suites[suite])
+
+
+@needs_files
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "issue 27 reads the NeMo-Skills answer-judge layout as its harness does; today a sample whose judgement says "
+    "Yes passes, so 4 of the 12 lines get other counts (the totals agree by chance)"))
+def test_nemo_skills_answer_judge_counts_a_sample_correct_when_its_verdict_is_the_expected_one():
+    parsed = read_run(files_of(NEMO_JUDGE), None)
+    assert [problem.c for problem in parsed.problems] == JUDGE_COUNTS
+
+
+@needs_files
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "issue 27 reads the NeMo-Skills answer-judge layout as its harness does; today no sample carries its parsed "
+    "judgement as a vote, so every majority@k is 0"))
+def test_nemo_skills_answer_judge_majority_is_its_vote_over_the_first_k_seeds():
+    parsed = read_run(files_of(NEMO_JUDGE), None)
+    for k, figure in JUDGE_MAJORITY.items():
+        votes = [(list(answers), list(correct)) for answers, correct in
+                 (zip(*problem.votes) for problem in parsed.problems)]
+        scored = sum((first_k_majority(answers, correct, k) for answers, correct in votes), Fraction(0))
+        assert scored / len(parsed.problems) == value_of(figure), k
+
+
+@needs_files
+@pytest.mark.parametrize("row_name", [
+    pytest.param(NEMO_HUMANEVAL, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+        "issue 27 reads the NeMo-Skills human-eval layout as its harness does; today each sample votes no answer "
+        "and a maj@k table of zeros is shown"))),
+    pytest.param(NEMO_LEAN, marks=issue_27(NEMO_LEAN)),
+    pytest.param(NEMO_IFEVAL, marks=issue_27(NEMO_IFEVAL))])
+def test_a_nemo_skills_run_without_answers_has_no_majority(row_name):
+    """Nothing to vote on (no predicted_answer): no maj@k table at all, rather than one of zeros."""
+    _, _, _, n, _ = FOURTH_ROUND[row_name]
+    parsed = read_run(files_of(row_name), None)
+    assert summarize(parsed.problems, range(1, n + 1)).majority is None
+
+
+@needs_files
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "issue 27 reads Inspect .json logs without samples; today a header-only log is misdetected as EvalPlus and "
+    "refused for its eval_id"))
+def test_an_inspect_log_without_samples_is_refused_as_holding_none():
+    with pytest.raises(FormatError, match=f"(?i){REFUSED[INSPECT_NO_SAMPLES]}"):
+        read_run([INSPECT_NO_SAMPLES], None)
+
+
+@needs_files
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "issue 27 warns when an Inspect log holds fewer samples than its results count; today no warning says so"))
+def test_an_inspect_log_holding_1_of_its_79_samples_says_so():
+    parsed = read_run([INSPECT_TRIMMED], None)
+    assert any(re.search(r"\b1 of (the |its )?79\b", warning) for warning in parsed.warnings), parsed.warnings
+
+
+@needs_files
+def test_nemo_skills_fourth_round_seed_files_line_up_to_the_figures():
+    """Each run's figures, by the harness's own pass rule applied to each seed's line of a problem."""
+    for row_name, rules in NEMO_RULE.items():
+        lines = seed_lines(row_name)
+        _, _, size, n, suites = FOURTH_ROUND[row_name]
+        assert len(lines) == size and {len(seeds) for seeds in lines} == {n}
+        for suite, passes in rules.items():
+            problems = [Problem(f"line {number}", n, sum(bool(passes(seed)) for seed in seeds))
+                        for number, seeds in enumerate(lines, 1)]
+            for k, figure in suites[suite].items():
+                assert exact_mean(problems, k) == value_of(figure), (row_name, suite, k)
+            if row_name == NEMO_JUDGE:
+                assert [problem.c for problem in problems] == JUDGE_COUNTS
+
+
+@needs_files
+def test_nemo_skills_answer_judge_majority_by_its_rule_is_that_of_its_metrics_json():
+    """NeMo-Skills' majority@k: the first k seeds vote with their parsed judgements (None abstains); a vote is
+    right when it is the expected judgement's verdict, a tie earning the share of tied answers that are right."""
+    metrics = json.loads((REALDATA / NEMO_METRICS).read_text())["answer-judge"]
+    lines = seed_lines(NEMO_JUDGE)
+    for k, figure in JUDGE_MAJORITY.items():
+        scored = Fraction(0)
+        for seeds in lines:
+            answers = [judgement_of(seed["judgement"]) for seed in seeds]
+            correct = [answer == judgement_of(seed["expected_judgement"]) for answer, seed in zip(answers, seeds)]
+            scored += first_k_majority(answers, correct, k)
+        assert scored / len(lines) == value_of(figure), k
+        assert abs(float(value_of(figure)) - metrics[f"majority@{k}"]["correct_judgements"] / 100) <= TOLERANCE, k
+
+
+@needs_files
+def test_nemo_skills_fourth_round_figures_are_those_of_its_metrics_json():
+    metrics = json.loads((REALDATA / NEMO_METRICS).read_text())
+    for row_name, (benchmark, names) in NEMO_METRICS_OF.items():
+        for suite, metric in names.items():
+            for k, figure in FOURTH_ROUND[row_name][4][suite].items():
+                stored = metrics[benchmark][f"pass@{k}"][metric] / 100
+                assert abs(float(value_of(figure)) - stored) <= TOLERANCE, (benchmark, suite, k)
+    assert not any(key.startswith("majority@") for benchmark in ("human-eval", "minif2f", "ifeval")
+                   for key in metrics[benchmark])
+
+
+@needs_files
+def test_tau2_bench_bare_list_figure_is_that_of_its_rewards():
+    simulations = json.loads((REALDATA / TAU2).read_text())
+    assert isinstance(simulations, list) and {simulation["trial"] for simulation in simulations} == {0}
+    rewards = {simulation["task_id"]: simulation["reward_info"]["reward"] for simulation in simulations}
+    assert len(rewards) == len(simulations) == 50
+    solved = Fraction(sum(reward == 1 for reward in rewards.values()), len(rewards))
+    assert solved == value_of(FOURTH_ROUND[TAU2][4][None][1]) and float(solved) == 0.98
+
+
+@needs_files
+def test_inspect_fourth_round_logs_agree_with_their_headers():
+    header_only = json.loads((REALDATA / INSPECT_NO_SAMPLES).read_text())
+    [score] = header_only["results"]["scores"]
+    assert "samples" not in header_only and header_only["results"]["total_samples"] == 1000
+    assert score["metrics"]["accuracy"]["value"] == 0.431   # an aggregate: no per-problem data to read
+    trimmed = json.loads((REALDATA / INSPECT_TRIMMED).read_text())
+    [score] = trimmed["results"]["scores"]
+    assert len(trimmed["samples"]) == 1 and trimmed["results"]["total_samples"] == 79
+    assert f"{score['metrics']['accuracy']['value']:.3f}" == "0.354"   # 28 of the 79, not this file's 0 of 1
+    assert [sample["scores"]["includes"]["value"] for sample in trimmed["samples"]] == ["I"]
+    with zipfile.ZipFile(REALDATA / INSPECT_DICT) as archive:
+        scores = json.loads(archive.read("header.json"))["results"]["scores"]
+        [sample] = [json.loads(archive.read(name)) for name in archive.namelist() if name.startswith("samples/")]
+    accuracy = {score["name"]: score["metrics"]["accuracy"]["value"] for score in scores}
+    for suite, figures in FOURTH_ROUND[INSPECT_DICT][4].items():
+        assert accuracy[suite] == figures[1] and sample["scores"]["k8s_scorer"]["value"][suite] is True, suite
