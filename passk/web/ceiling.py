@@ -92,9 +92,11 @@ class Sandbox:
 class Ceiling:
     """WSGI middleware: the app's requests computed in sandboxes, one per request the server runs at once."""
 
-    def __init__(self, app: Flask, limits: Limits = LIMITS) -> None:
+    def __init__(self, app: Flask, limits: Limits = LIMITS, prestart: int = 0) -> None:
+        """`prestart` sandboxes are started at once: a threaded server starts its threads after building its
+        application, so its sandboxes are forked while the process has one thread; the rest start when needed."""
         self.app, self.limits = app, limits
-        self._idle: list[Sandbox] = []
+        self._idle = [Sandbox(app, limits) for _ in range(prestart)]
         self._lock = threading.Lock()
 
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
