@@ -31,6 +31,7 @@ from typing import Any
 from flask import Flask
 
 from passk.limits import LIMITS, Limits
+from passk.quietlog import describe
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]
@@ -50,6 +51,7 @@ class Sandbox:
     """One child process that computes requests one at a time under the ceiling, and answers through a pipe."""
 
     def __init__(self, app: Flask, limits: Limits) -> None:
+        self.app = app
         context = multiprocessing.get_context("fork")
         self.connection, child_end = context.Pipe()
         self.process: BaseProcess = context.Process(
@@ -75,7 +77,10 @@ class Sandbox:
         self.close()
         if silent or self.process.exitcode == -signal.SIGXCPU:
             return "cpu"
-        return "memory" if self.process.exitcode == -signal.SIGKILL else "crash"
+        if self.process.exitcode == -signal.SIGKILL:
+            return "memory"
+        self.app.logger.error("A sandbox ended while computing a request (exit status %s)", self.process.exitcode)
+        return "crash"
 
     @property
     def alive(self) -> bool:
@@ -107,11 +112,15 @@ class Ceiling:
             body = _body(environ, self.app.config["MAX_CONTENT_LENGTH"])
         except Exception:   # a body the server could not read (a malformed chunk, a client gone)
             return self._in_worker(environ, b"", "unreadable", start_response)
-        sandbox = self._take()
         try:
-            answer = sandbox.answer(_portable(environ, body), body)
-        finally:
-            self._give_back(sandbox)
+            sandbox = self._take()
+            try:
+                answer = sandbox.answer(_portable(environ, body), body)
+            finally:
+                self._give_back(sandbox)
+        except Exception as error:   # a bug here, not in the request: the log says where, never what was sent
+            self.app.logger.error("The ceiling could not compute a request: %s", describe(error))
+            answer = "crash"
         if isinstance(answer, str):
             return self._in_worker(environ, body, answer, start_response)
         status, headers, content = answer

@@ -10,6 +10,7 @@ tests/stack/test_ceiling_stack.py runs the same through nginx and gunicorn at th
 import io
 import json
 import os
+import signal
 
 import pytest
 from werkzeug.test import Client
@@ -18,6 +19,7 @@ from passk.limits import LIMITS, ceiling_reached
 from passk.web import endless
 from passk.web.app import create_app
 from passk.web.ceiling import Ceiling, _body
+from passk.web.errors import BUG
 
 SHORT = LIMITS.__class__(cpu_seconds=1, memory_bytes=256 * 2**20)
 
@@ -98,7 +100,15 @@ def test_a_share_link_at_the_ceiling_keeps_its_fields(ceiled):
     assert page.status_code == 200
 
 
-def test_a_bug_is_a_sentence_not_a_servers_page(monkeypatch):
+def test_a_sandbox_that_dies_of_a_bug_gets_a_sentence_and_a_log_line_saying_so(ceiled, caplog):
+    answer = ceiled.get("/api/v1/endless?kind=crash")
+    assert answer.status_code == 500 and answer.get_json() == {"error": BUG}
+    assert f"A sandbox ended while computing a request (exit status {-signal.SIGABRT})" in caplog.text
+    assert "kind=crash" not in caplog.text   # the log says where, never what was asked
+    assert ceiled.get("/api/v1/pass-at-k?n=10&c=3&k=5").status_code == 200
+
+
+def test_a_bug_is_a_sentence_not_a_servers_page():
     app = create_app()
 
     @app.get("/api/v1/broken")
