@@ -1,39 +1,87 @@
-"""passk serve's arguments and the gunicorn command it becomes (tests/stack/test_packaging.py runs it for real from
-an installed wheel)."""
+"""passk serve's arguments, what it says, and the server it starts (tests/stack/test_serve_alone.py meets that server
+as clients do; tests/stack/test_packaging.py runs it from an installed wheel)."""
 
 import io
+import os
+import socket
 
 import pytest
 
 from passk import serve
 from passk.__main__ import main
+from passk.web import server
 
 
-def test_the_command_runs_the_package_s_site_with_its_settings_and_bounds():
-    command = serve.gunicorn_command("127.0.0.1", 8123, 3)
-    assert command[1:3] == ["-m", "gunicorn"] and command[-1] == "passk.web.app:create_app()"
-    assert command[command.index("--config") + 1] == "python:passk.web.gunicorn_conf"
-    assert command[command.index("--bind") + 1] == "127.0.0.1:8123"
-    assert command[command.index("--worker-class") + 1] == "gthread" and command[command.index("--workers") + 1] == "3"
-    assert 0 < int(command[command.index("--limit-request-line") + 1]) <= 8190   # gunicorn alone bounds the line
-    assert "--workers" not in serve.gunicorn_command("::1", 8123, None)
-    assert serve.gunicorn_command("::1", 8123, None)[serve.gunicorn_command("::1", 8123, None).index("--bind") + 1] \
-        == "[::1]:8123"
+class Started:
+    """Stands in for passk.web.server.create: notes what it was asked for, and runs at once."""
+
+    def __init__(self):
+        self.asked, self.ran = [], False
+
+    def __call__(self, host, port, threads, forwarded=""):
+        self.asked.append((host, port, threads, forwarded))
+        return self
+
+    def run(self):
+        self.ran = True
+
+
+@pytest.fixture
+def started(monkeypatch):
+    fake = Started()
+    monkeypatch.setattr(server, "create", fake)
+    monkeypatch.setattr(serve.signal, "signal", lambda *args: None)   # the test process keeps its own SIGTERM
+    monkeypatch.setattr(server, "quiet_logging", lambda: None)       # and its own log handlers
+    monkeypatch.delenv("PASSK_FORWARDED_ALLOW_IPS", raising=False)
+    return fake
 
 
 @pytest.mark.parametrize("argv", [["--port", "0"], ["--port", "70000"], ["--workers", "0"]])
-def test_bad_numbers_are_refused_with_status_2_before_anything_starts(argv, monkeypatch):
-    monkeypatch.setattr(serve.os, "execv", lambda *args: pytest.fail("started"))
+def test_bad_numbers_are_refused_with_status_2_before_anything_starts(argv, started):
     said = io.StringIO()
     assert main(["serve", *argv], stderr=said) == 2
     assert "port must be 1-65535" in said.getvalue()
+    assert not started.asked
 
 
-def test_the_first_line_says_where_a_public_deployment_belongs(monkeypatch, capsys):
-    started = []
-    monkeypatch.setattr(serve.os, "execv", lambda path, command: started.append(command))
-    said = io.StringIO()
-    assert serve.main(["--port", "8124"], io.StringIO(), said) == 0
+def test_the_first_line_says_where_a_public_deployment_belongs(started):
+    said, out = io.StringIO(), io.StringIO()
+    assert serve.main(["--port", "8124"], out, said) == 0
     first = said.getvalue().splitlines()[0]
     assert "trusted network" in first and "nginx" in first and "Dockerfile" in first
-    assert started and started[0][-1] == "passk.web.app:create_app()"
+    assert started.ran and out.getvalue().startswith("passk serve: http://127.0.0.1:8124/")
+
+
+def test_workers_are_the_requests_computed_at_once(started):
+    serve.main(["--port", "8124", "--workers", "3", "--host", "::1"], io.StringIO(), io.StringIO())
+    serve.main(["--port", "8125"], io.StringIO(), io.StringIO())
+    assert started.asked == [("::1", 8124, 3, ""), ("127.0.0.1", 8125, 2 * len(os.sched_getaffinity(0)) + 1, "")]
+
+
+def test_the_help_says_what_workers_are():
+    text = " ".join(serve.parser().format_help().split())
+    assert "requests computed at once" in text and "sandbox process" in text and "slow and idle clients" in text
+
+
+def test_forwarded_headers_are_believed_from_one_proxy_only(monkeypatch):
+    monkeypatch.setenv("PASSK_FORWARDED_ALLOW_IPS", "10.0.0.1, 10.0.0.2")
+    said = io.StringIO()
+    assert serve.main(["--port", "8126"], io.StringIO(), said) == 2   # refused before any socket is bound
+    assert "PASSK_FORWARDED_ALLOW_IPS names 2 addresses" in said.getvalue()
+
+
+def test_a_port_in_use_is_a_sentence_and_status_1(monkeypatch):
+    monkeypatch.delenv("PASSK_FORWARDED_ALLOW_IPS", raising=False)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        said = io.StringIO()
+        assert serve.main(["--port", str(port)], io.StringIO(), said) == 1
+    assert f"cannot listen on 127.0.0.1 port {port}" in said.getvalue()
+
+
+def test_uploads_are_spooled_in_memory_where_there_is_some(tmp_path):
+    assert serve.spool(str(tmp_path)) == str(tmp_path)   # PASSK_SPOOL first
+    if os.access("/dev/shm", os.W_OK):
+        assert serve.spool(None) == "/dev/shm" and serve.spool(str(tmp_path / "missing")) == "/dev/shm"

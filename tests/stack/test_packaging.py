@@ -31,8 +31,9 @@ import passk.estimator
 from passk import estimate_pass_at_k, pass_at_k
 from where import ROOT
 
-WEB = {"flask", "werkzeug", "jinja2", "gunicorn", "pyarrow", "pandas"}
-SITE_MODULES = ("flask", "werkzeug", "jinja2", "gunicorn", "markupsafe", "itsdangerous", "click", "blinker")
+WEB = {"flask", "werkzeug", "jinja2", "waitress", "gunicorn", "pyarrow", "pandas"}
+SITE_MODULES = ("flask", "werkzeug", "jinja2", "waitress", "gunicorn", "markupsafe", "itsdangerous", "click",
+                "blinker")
 
 
 def checkout_files():
@@ -258,9 +259,9 @@ def test_passk_serve_runs_the_site_from_the_installed_wheel(fresh_venv, tmp_path
                               start_new_session=True)
     try:
         first = server.stderr.readline()
-        assert first.startswith("passk serve: gunicorn alone") and "nginx" in first and "Dockerfile" in first
+        assert first.startswith("passk serve: waitress alone") and "nginx" in first and "Dockerfile" in first
         deadline = time.monotonic() + 60
-        while True:   # gunicorn binds, then its worker imports the site
+        while True:   # waitress binds once the site is imported
             try:
                 status, page = fetch(f"http://127.0.0.1:{port}/?n=200&c=37&k=10")
                 break
