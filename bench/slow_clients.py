@@ -120,13 +120,13 @@ def p99(latencies):
 def summary(label, latencies, failures, baseline=None):
     """One line: the figures of all paths together (and p99 against the calm baseline's), then each path's p99."""
     every = sorted(value for values in latencies.values() for value in values)
-    line = (f"{label:<34} {len(every):6d} requests  p50 {statistics.median(every) * 1000:8.1f} ms  "
+    line = (f"{label:<44} {len(every):6d} requests  p50 {statistics.median(every) * 1000:8.1f} ms  "
             f"p99 {p99(every) * 1000:8.1f} ms  worst {every[-1] * 1000:8.1f} ms  failed {failures}")
     if baseline is not None:
         calm = p99([value for values in baseline.values() for value in values])
         line += f"  p99 x{p99(every) / calm:,.1f} of calm"
     if len(latencies) > 2:
-        line += "\n" + " " * 35 + "  ".join(f"{path} p99 {p99(values) * 1000:.1f} ms"
+        line += "\n" + " " * 45 + "  ".join(f"{path} p99 {p99(values) * 1000:.1f} ms"
                                            for path, values in latencies.items())
     return line
 

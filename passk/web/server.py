@@ -244,7 +244,10 @@ def settings(host: str, port: int, threads: int, forwarded: str = "") -> dict[st
 
 
 def create(host: str, port: int, threads: int, forwarded: str = "") -> Running:
-    """The server for served_app(slots=threads), listening on every address `host` names (localhost: two)."""
+    """The server for served_app(slots=threads), listening on every address `host` names (localhost: two).
+
+    The app comes first, before any socket or thread: the ceiling forks its sandboxes then, and they inherit
+    neither the listening sockets nor a lock a thread holds."""
     adjustments = Adjustments(**settings(host, port, threads, forwarded))
     application = served_app(slots=threads)
     dispatcher = ThreadedTaskDispatcher()
@@ -254,6 +257,8 @@ def create(host: str, port: int, threads: int, forwarded: str = "") -> Running:
                    for sockinfo in adjustments.listen]
     except OSError:   # an address in use or not this machine's: close what was opened before it
         wasyncore.close_all(sockets)
+        if callable(close := getattr(application, "close", None)):   # the ceiling's sandboxes
+            close()
         raise
     dispatcher.set_thread_count(threads)
     if len(servers) == 1:

@@ -77,7 +77,7 @@ def test_a_port_in_use_is_a_sentence_and_status_1(monkeypatch):
         taken.listen()
         port = taken.getsockname()[1]
         said = io.StringIO()
-        assert serve.main(["--port", str(port)], io.StringIO(), said) == 1
+        assert serve.main(["--port", str(port), "--workers", "1"], io.StringIO(), said) == 1
     assert f"cannot listen on 127.0.0.1 port {port}" in said.getvalue()
 
 
