@@ -72,6 +72,7 @@ def main(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     from passk.web import server   # the web extra's: imported only once it is known to be there
 
     workers = args.workers or default_workers()
+    server.quiet_logging()   # before the site is built, so that Flask's logger finds the handler and adds none
     try:
         running = server.create(args.host, args.port, workers, os.environ.get("PASSK_FORWARDED_ALLOW_IPS", ""))
     except ValueError as refusal:
@@ -81,9 +82,8 @@ def main(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
         print(f"passk serve: cannot listen on {args.host} port {args.port} ({error.strerror or error}).",
               file=stderr)
         return 1
-    server.quiet_logging()
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"passk serve: http://{host}:{args.port}/ ({workers} requests at once)", file=stdout, flush=True)
+    print(f"passk serve: http://{host}:{args.port}/ ({workers} request{'s' if workers > 1 else ''} at once)", file=stdout, flush=True)
     signal.signal(signal.SIGTERM, stop)
     running.run()
     return 0

@@ -11,6 +11,7 @@ from passk import serve
 from passk.__main__ import main
 from passk.web import server
 
+SPOOL = serve.spool   # the real one: the tests of main keep this process's temporary directory
 
 class Started:
     """Stands in for passk.web.server.create: notes what it was asked for, and runs at once."""
@@ -26,13 +27,19 @@ class Started:
         self.ran = True
 
 
+@pytest.fixture(autouse=True)
+def this_process_kept(monkeypatch):
+    """The test process keeps its own SIGTERM handler, log handlers and temporary directory."""
+    monkeypatch.setattr(serve.signal, "signal", lambda *args: None)
+    monkeypatch.setattr(server, "quiet_logging", lambda: None)
+    monkeypatch.setattr(serve, "spool", lambda setting: None)
+    monkeypatch.delenv("PASSK_FORWARDED_ALLOW_IPS", raising=False)
+
+
 @pytest.fixture
 def started(monkeypatch):
     fake = Started()
     monkeypatch.setattr(server, "create", fake)
-    monkeypatch.setattr(serve.signal, "signal", lambda *args: None)   # the test process keeps its own SIGTERM
-    monkeypatch.setattr(server, "quiet_logging", lambda: None)       # and its own log handlers
-    monkeypatch.delenv("PASSK_FORWARDED_ALLOW_IPS", raising=False)
     return fake
 
 
@@ -70,8 +77,7 @@ def test_forwarded_headers_are_believed_from_one_proxy_only(monkeypatch):
     assert "PASSK_FORWARDED_ALLOW_IPS names 2 addresses" in said.getvalue()
 
 
-def test_a_port_in_use_is_a_sentence_and_status_1(monkeypatch):
-    monkeypatch.delenv("PASSK_FORWARDED_ALLOW_IPS", raising=False)
+def test_a_port_in_use_is_a_sentence_and_status_1():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -82,6 +88,6 @@ def test_a_port_in_use_is_a_sentence_and_status_1(monkeypatch):
 
 
 def test_uploads_are_spooled_in_memory_where_there_is_some(tmp_path):
-    assert serve.spool(str(tmp_path)) == str(tmp_path)   # PASSK_SPOOL first
+    assert SPOOL(str(tmp_path)) == str(tmp_path)   # PASSK_SPOOL first
     if os.access("/dev/shm", os.W_OK):
-        assert serve.spool(None) == "/dev/shm" and serve.spool(str(tmp_path / "missing")) == "/dev/shm"
+        assert SPOOL(None) == "/dev/shm" and SPOOL(str(tmp_path / "missing")) == "/dev/shm"
