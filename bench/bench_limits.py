@@ -609,6 +609,105 @@ ISSUE_17 = {
 ISSUE_15.update(ISSUE_17)
 CASES.update(ISSUE_15)
 
+# --- issue 25, item 2: the costs the estimates missed (G-Pass@k's tails, the curves, bytes of ids) ----------------
+
+ISSUE_25_BASELINE = "fb37999"   # the last commit before issue 25's pricing of G-Pass@k, the curves and the ranking
+NEAR_1_9M = ",".join(str(1_900_000 + 1000 * index) for index in range(20))
+
+
+def gpass_link(counts, ks, tau="0.5"):
+    return {"method": "GET", "path": "/benchmark", "query_string": f"counts={counts}&k={ks}&tau={tau}"}
+
+
+def far_counts(problems, run):
+    """One run of a curve comparison: each task its own n near 10^12 (the costliest curve per problem)."""
+    return ("task_id,n,c\n" + "".join(f"p{i},{10**12 - i * 7 - run},{(i * 7919 + run) % 10**6 + 1}\n"
+                                      for i in range(problems))).encode()
+
+
+def curve_request(path, problems=100_000):
+    names = ("file_a", "file_b") if path == "/compare" else ("a", "b")
+    return post_multipart(path, fields=[("k", "1,10,100"), ("curve", "1")],
+                          files=[(names[0], "a.csv", far_counts(problems, 0)),
+                                 (names[1], "b.csv", far_counts(problems, 1))])
+
+
+def wide_ranking(runs, problems, per_run_n=1, gzip=False, ids="é", ks="1"):
+    """`runs` runs of `problems` tasks with 200-character ids of `ids` (non-ASCII: 2 to 4 bytes a character), n one
+    of per_run_n values per run (200 + run * per_run_n + i % per_run_n), each file gzipped when asked."""
+    def counts(run):
+        draw = random.Random(run)
+        rows = []
+        for i in range(problems):
+            n = 200 + run * per_run_n + i % per_run_n
+            rows.append(f"{ids * (200 - 9)}{i:09d},{n},{draw.randint(0, n)}\n")
+        text = ("task_id,n,c\n" + "".join(rows)).encode()
+        return gzip_bytes(text) if gzip else text
+    suffix = ".csv.gz" if gzip else ".csv"
+    return post_multipart("/api/v1/compare", fields=[("k", ks)],
+                          files=[("run", f"run{run}{suffix}", counts(run)) for run in range(runs)])
+
+
+def gzip_bytes(data):
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)
+    return packer.compress(data) + packer.flush()
+
+
+def distinct_link(pairs, ks, tau=None):
+    """A share link of `pairs` problems, every (n, c) its own (n = 10^9 + i), at the given ks (and tau)."""
+    counts = ",".join(f"{10**9 + i}:{5000 + i % 1000}" for i in range(pairs))
+    return {"method": "GET", "path": "/benchmark",
+            "query_string": f"counts={counts}&k={ks}" + (f"&tau={tau}" if tau else "")}
+
+
+ISSUE_25 = {
+    "gpass-link-221": (
+        "GET /benchmark?counts=10000000:1900000,10000001:1900000&k=<20 ks near 1.9 M>&tau=0.5 (221 characters)",
+        "200", lambda: gpass_link("10000000:1900000,10000001:1900000", NEAR_1_9M)),
+    "gpass-link-far-half": (
+        "GET /benchmark, n = 10^12 - i, c = k = 5·10^11 + i (4 pairs), 20 ks near 5·10^11, tau = 0.5 (wide tails)",
+        "200", lambda: gpass_link(",".join(f"{10**12 - i}:{5 * 10**11 + i}" for i in range(4)),
+                                  ",".join(str(5 * 10**11 + 10**9 * j) for j in range(20)))),
+    "gpass-exact-5000x20": (
+        "GET /benchmark, a share link of 5,000 distinct (n, c) near n = 10,000, k = 1…20·500, tau = 0.5",
+        "200", lambda: gpass_link(",".join(f"{10_000 - i // 10}:{i}" for i in range(5000)),
+                                  ",".join(str(500 * j) for j in range(1, 21)))),
+    "distinct-link-5000x20": (
+        "GET /benchmark, a share link of 5,000 distinct (n, c) near 10^9, 20 ks up to 100,000 (the 100,000 limit)",
+        "200", lambda: distinct_link(5000, TWENTY_KS)),
+    "distinct-link-5000x20-tau": (
+        "GET /benchmark, the same with tau = 0.5", "200", lambda: distinct_link(5000, TWENTY_KS, "0.5")),
+    "curve-api-2x100k-far": (
+        "POST /api/v1/compare, curve = 1, 2 × 100,000 tasks, each its own n near 10^12, k = 1,10,100", "200",
+        lambda: curve_request("/api/v1/compare")),
+    "curve-page-2x100k-far": (
+        "POST /compare, the same (the page draws the curves always)", "200", lambda: curve_request("/compare")),
+    "rank-12x25k-wide-ids-gzip": (
+        "POST /api/v1/compare, 12 runs × 25,000 tasks, 200-character ids of 'é', gzipped, k = 1", "200",
+        lambda: wide_ranking(12, 25_000, gzip=True)),
+    "rank-12x25k-50n": (
+        "POST /api/v1/compare, 12 runs × 25,000 tasks of 50 n per run, k = 1", "200",
+        lambda: many_runs_n("/api/v1/compare", 12, 25_000, 50)),
+    "rank-32x4240-20000n": (
+        "POST /api/v1/compare, 32 runs × 4,240 tasks, 20,000 distinct n in all, k = 1", "200",
+        lambda: many_runs_n("/api/v1/compare", 32, 4240, 625)),
+}
+
+
+def many_runs_n(path, runs, problems, per_run_n):
+    """`runs` runs of `problems` tasks, per_run_n different n in each run (each run's own), c drawn per run."""
+    def counts(run):
+        draw = random.Random(run)
+        rows = []
+        for i in range(problems):
+            n = 200 + run * per_run_n + i % per_run_n
+            rows.append(f"p{i},{n},{draw.randint(0, n)}\n")
+        return ("task_id,n,c\n" + "".join(rows)).encode()
+    return post_multipart(path, fields=[("k", "1")], files=[("run", f"run{run}.csv", counts(run)) for run in range(runs)])
+
+
+CASES.update(ISSUE_25)
+
 # The requests that must be refused: every case but those wanted 200.
 HOSTILE = tuple(name for name, (_, wanted, _) in CASES.items() if wanted != "200")
 

@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
                            shown_in)
 from passk.display import agree, plural
-from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k, log_complement
+from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, distinct_pairs, log_complement
 from passk.intervals import (PairedDifference, fixed_interval, fixed_note, population_note, shape,
                              spread_and_interval)
 from passk.formats._core import Vote
@@ -190,11 +190,12 @@ def status(n: int, c: int) -> str:
 
 def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
               warnings: Iterable[str] = (), tau: float | None = None, tie: Tie = "fractional",
-              vote_work: float | None = None) -> Summary:
+              vote_work: float | None = None, tail_work: float | None = None) -> Summary:
     """pass@k over the problems for each k, with both standard errors; see the module docstring.
 
     Beside it (passk.metrics): maj@k with the tie rule tie, when every problem carries its samples' votes,
-    and G-Pass@k_tau with mG-Pass@k when tau is given; vote_work bounds the voting (metrics.majority_table).
+    and G-Pass@k_tau with mG-Pass@k when tau is given; vote_work bounds the voting (metrics.majority_table),
+    tail_work G-Pass@k's tails (metrics.g_pass_table), in estimated microseconds (None: no bound).
     """
     problems = list(problems)
     if not problems:
@@ -229,7 +230,7 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         broken=broken, solid=int(np.count_nonzero(correct == samples)), flaky=flaky,
         warnings=list(warnings) + _misuse_warnings(samples),
         majority=_majority(problems, ks, tie, vote_work),
-        g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau))
+        g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau, tail_work))
 
 
 def _majority(problems: list[ProblemCounts], ks: list[int], tie: Tie, work: float | None) -> Majority | None:
@@ -403,8 +404,9 @@ def _where_defined(estimator: Estimator, samples: Ints, correct: Ints, k: int) -
 
 
 def _pass_at_k_where_defined(samples: Ints, correct: Ints, k: int) -> Floats:
-    """pass@k per entry, nan where n < k."""
-    return _where_defined(estimate_pass_at_k, samples, correct, k)
+    """pass@k per entry of checked, distinct (n, c) pairs, nan where n < k: estimate_pass_at_k's values, without
+    its checks and its sort into distinct pairs again (most of a large comparison's cost)."""
+    return _where_defined(_pass_at_k_array, samples, correct, k)
 
 
 def _pass_hat_k_where_defined(samples: Ints, correct: Ints, k: int) -> Floats:

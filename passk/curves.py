@@ -35,7 +35,7 @@ import numpy as np
 from passk.benchmark import Comparison, ProblemCounts, compare
 from passk.charts import curve_ks
 from passk.display import points
-from passk.estimator import Floats, Ints, distinct_pairs, estimate_pass_at_k
+from passk.estimator import Floats, Ints, _pass_at_k_array, checked_pairs
 from passk.intervals import CONFIDENCE, PairedDifference, population_interval
 from passk.stats import t_two_sided_p
 
@@ -163,13 +163,20 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
 
 
 class _RunValues:
-    """One run's per-problem pass@k at any k, computed once for each distinct (n, c)."""
+    """One run's per-problem pass@k at any k, computed once for each distinct (n, c).
+
+    The pairs are checked and made distinct once (estimate_pass_at_k's checks, at k = 1); each k then costs
+    one vectorised pass over them, not a sort of them again (which was most of a curve's cost).
+    """
 
     def __init__(self, counts: tuple[Ints, Ints]) -> None:
-        self.pairs, self.where = distinct_pairs(*counts)
+        self.pairs, self.where = checked_pairs(counts[0], counts[1], 1)
+        self.most = int(self.pairs[:, 0].min()) if self.pairs.size else 0
 
     def at(self, k: int) -> Floats:
-        values: Floats = estimate_pass_at_k(self.pairs[:, 0], self.pairs[:, 1], k)[self.where]
+        if not 1 <= k <= self.most:   # two_curves shows ks up to the smallest n only
+            raise ValueError(f"k must be from 1 to the smallest n ({self.most:,}); got {k:,}.")
+        values: Floats = _pass_at_k_array(self.pairs[:, 0], self.pairs[:, 1], k)[self.where]
         return values
 
 

@@ -78,6 +78,9 @@ class Limits:
     vote_work: int = limit(500_000, "Majority voting (maj@k) in one request, in estimated microseconds of its "
                                     "dynamic program (passk.majority.vote_cost): a k past it is left to the "
                                     "command line.")
+    tail_work: int = limit(500_000, "G-Pass@k and mG-Pass@k in one request, in estimated microseconds of their "
+                                    "tails' sums over the different (n, c) pairs (passk.gpass.tail_cost): a k past "
+                                    "it is left to the command line.")
     cpu_seconds: int = limit(5, "Processor time one request may use, enforced by the kernel (RLIMIT_CPU) on the "
                                 "sandbox process that computes it (passk.web.ceiling): the bound behind every estimate "
                                 "here, for statistics not yet written too.")

@@ -21,7 +21,7 @@ from passk.columns import G_PASS_COLUMNS, MAJORITY_COLUMNS, Column, json_row, sh
 from passk.display import plural
 from passk.estimator import Floats, Ints, distinct_pairs
 from passk.formats._core import Vote
-from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, threshold
+from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, tail_cost, threshold
 from passk.intervals import population_note, shape, spread_and_interval
 from passk.majority import Tie, inconsistent_answers, majority_at_k, vote_cost, vote_score
 
@@ -153,20 +153,38 @@ def undefined(k: int, samples: Ints, statistic: str) -> str | None:
             f"{k:,} samples, and every problem needs n ≥ {k:,}.")
 
 
-def g_pass_table(samples: Ints, correct: Ints, ks: Sequence[int], tau: float) -> GPass:
-    """G-Pass@k_tau and mG-Pass@k over the problems (n_i = samples, c_i = correct) for each k."""
+def g_pass_table(samples: Ints, correct: Ints, ks: Sequence[int], tau: float, work: float | None = None) -> GPass:
+    """G-Pass@k_tau and mG-Pass@k over the problems (n_i = samples, c_i = correct) for each k.
+
+    work bounds the tails' estimated microseconds (passk.gpass.tail_cost, priced per different (n, c) pair;
+    None: no bound): a k that would pass it is left out with a reason, before any of it is computed.
+    """
     threshold(1, tau)   # ValueError for a tau outside (0, 1]
     pairs, where = distinct_pairs(samples, correct)
     weights = np.bincount(where, minlength=len(pairs))
     rows = []
+    spent = 0.0
     for k in ks:
         reason = undefined(k, samples, f"G-Pass@{k:,}")
+        if not reason and work is not None:
+            cost = math.fsum(tail_cost(pairs[:, 0], pairs[:, 1], k, tau).tolist())
+            if spent + cost > work:
+                reason = g_pass_left_out(k, tau, cost, len(pairs), work)
+            else:
+                spent += cost
         if reason:
             rows.append(GPassRow(k, None, None, reason))
             continue
         rows.append(GPassRow(k, estimate(estimate_g_pass_at_k(pairs[:, 0], pairs[:, 1], k, tau), weights),
                              estimate(estimate_mg_pass_at_k(pairs[:, 0], pairs[:, 1], k), weights)))
     return GPass(tau, rows)
+
+
+def g_pass_left_out(k: int, tau: float, cost: float, pairs: int, work: float) -> str:
+    """Why G-Pass@k at k is not computed in a request whose tails may take work microseconds in all."""
+    return (f"G-Pass@{k:,} is not computed here: its tails would take about {cost / 1e6:,.1f} s for these "
+            f"{plural(pairs, 'different (n, c) pair')}, past the {work / 1e6:,.1f} s of G-Pass@k one request may "
+            f"compute; the passk command computes it without limits (`passk FILES -k {k} --tau {tau}`).")
 
 
 def majority_table(task_ids: Sequence[str], votes: Sequence[Sequence[Vote]], ks: Sequence[int],

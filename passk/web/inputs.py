@@ -292,7 +292,8 @@ def report_from_json_body(data: bytes | None) -> Report:
     limits.check_cells(len(parsed.problems), ks)
     limits.check_distinct(distinct_pairs(parsed.problems), ks)
     return Report(summarize(parsed.problems, ks, warnings=parsed.warnings, tau=beside.tau, tie=beside.tie,
-                            vote_work=limits.LIMITS.vote_work), "json", planning=json_planning(body))
+                            vote_work=limits.LIMITS.vote_work, tail_work=limits.LIMITS.tail_work), "json",
+                  planning=json_planning(body))
 
 
 def json_beside(body: JSON) -> Beside:

@@ -127,10 +127,22 @@ def test_counts_are_checked_as_pass_at_k_checks_them() -> None:
         g_pass_at_k(5, 1, 6, 0.5)
 
 
-@pytest.mark.parametrize("n, c, k, m", [(10_000, 400, 6827, 293), (10_000, 5000, 5000, 2600), (9_999, 3, 50, 2),
-                                        (10_000, 9_990, 100, 100), (10_000, 7000, 300, 150)])
+@pytest.mark.parametrize("n, c, k, m", [(2000, 80, 1365, 59), (2000, 1000, 1000, 520), (1999, 3, 50, 2),
+                                        (2000, 1990, 100, 100), (2000, 1400, 300, 150)])
 def test_correctly_rounded_up_to_the_exact_limit(n: int, c: int, k: int, m: int) -> None:
+    assert n <= gpass.EXACT_TAIL_MAX_N
     assert at_least(n, c, k, m) == float(pmf_sum(n, c, k, m))
+
+
+@pytest.mark.parametrize("n, c, k, m", [(10_000, 400, 6827, 293), (10_000, 5000, 5000, 2600), (9_999, 3, 50, 2),
+                                        (10_000, 9_990, 100, 100), (10_000, 7000, 300, 150),
+                                        (10_000, 5000, 5000, 2501), (2001, 1000, 1000, 500)])
+def test_just_above_the_exact_limit_within_a_few_ulps(n: int, c: int, k: int, m: int) -> None:
+    assert n > gpass.EXACT_TAIL_MAX_N
+    assert close(at_least(n, c, k, m), pmf_sum(n, c, k, m), relative=1e-14)
+    start = (k + 1) // 2 + 1   # mG-Pass@k = (2/k) sum_{j >= start} (j - start + 1) P(X = j), in whole numbers
+    weighted = sum((j - start + 1) * math.comb(c, j) * math.comb(n - c, k - j) for j in range(start, min(c, k) + 1))
+    assert close(mg_pass_at_k(n, c, k), Fraction(2 * weighted, k * math.comb(n, k)), relative=1e-14)
 
 
 @given(st.sampled_from([50, 200, 1000, 5000]).flatmap(
@@ -194,3 +206,66 @@ def test_the_command_line_refuses_a_bad_tau(tmp_path: Path, capsys: pytest.Captu
     with pytest.raises(SystemExit):
         main([str(counts), *argv])
     assert message in capsys.readouterr().err
+
+
+# --- what a tail costs: priced before it is summed (tail_cost), as a web request's budget needs --------------------
+
+float_counts = st.sampled_from([2001, 10**4, 10**6, 10**9, 10**12]).flatmap(
+    lambda n: st.tuples(st.just(n), st.integers(1, n - 1), st.integers(1, n - 1)))
+
+
+def summed_terms(n: int, c: int, k: int, m: int, weighted: bool) -> int | None:
+    """The terms _tail sums for at_least's tail from m (weighted: mg_pass_at_k's from its start m), None if none."""
+    if m * n > k * c:
+        return gpass._tail(n, c, k, m, weighted)[1]
+    start = k - m + (2 if weighted else 1)
+    return gpass._tail(n, n - c, k, start, weighted)[1] if start <= min(n - c, k) else None
+
+
+@given(float_counts, taus, st.sampled_from([None, 0.0, 0.5, 2.0]))
+@settings(max_examples=300)
+def test_a_float_tail_sums_no_more_terms_than_its_price(counts: tuple[int, int, int], tau: float,
+                                                        near_the_mean: float | None) -> None:
+    n, c, k = counts
+    m = threshold(k, tau)
+    if near_the_mean is not None:   # the costliest tails start near the mean, where the terms fall slowest
+        spread = math.sqrt(k * c / n * (1 - c / n) * (n - k) / (n - 1))
+        m = max(1, round(k * c / n + near_the_mean * spread))
+    low, high = max(0, c + k - n), min(c, k)
+    for start, weighted in ((m, False), ((k + 1) // 2 + 1, True)):
+        if start > high or low == high or (start <= low and not weighted):
+            continue
+        terms = summed_terms(n, c, k, start, weighted)
+        price, _ = gpass._float_terms(np.array([float(n)]), np.array([float(c)]), k, start, weighted)
+        assert terms is None or terms <= price[0]
+
+
+def test_a_tail_near_the_mean_sums_a_few_spreads_not_the_distance_to_its_far_end() -> None:
+    # n = 10^7, c = k = 1.9 M: the standard deviation is about 490, the tail from tau = 0.5 reaches 950,000 terms
+    _, terms = gpass._tail(10**7, 1_900_000, 1_900_000, 361_001)
+    assert terms <= 2 * gpass.SPREAD_TERMS * 490 + gpass.FIRST_BLOCK
+
+
+@pytest.mark.parametrize("n, c, k", [(10**7, 1_900_000, 1_900_000), (10**12, 5 * 10**11, 5 * 10**11 + 1),
+                                     (10**12, 3 * 10**11, 1000), (10**9, 5, 10**6)])
+def test_log_pmf_agrees_with_mpmath(n: int, c: int, k: int) -> None:
+    mean = k * c // n
+    with mpmath.workdps(60):
+        for j in {max(max(0, c + k - n), mean - 7), mean, mean + 3, min(c, k)}:
+            exact = (mpmath.loggamma(c + 1) - mpmath.loggamma(j + 1) - mpmath.loggamma(c - j + 1)
+                     + mpmath.loggamma(n - c + 1) - mpmath.loggamma(k - j + 1)
+                     - mpmath.loggamma(n - c - k + j + 1) - mpmath.loggamma(n + 1)
+                     + mpmath.loggamma(k + 1) + mpmath.loggamma(n - k + 1))
+            assert gpass.log_pmf(n, c, k, j) == pytest.approx(float(exact), rel=1e-14, abs=1e-13)
+
+
+def test_the_price_of_a_pair_that_is_not_computed_is_nothing() -> None:
+    assert gpass.tail_cost([5, 10], [3, 3], 6, 0.5).tolist()[0] == 0.0
+
+
+def test_the_price_follows_the_work_exact_or_float() -> None:
+    small, exact, near, far = gpass.tail_cost([200, 2000, 10**12, 10**12], [57, 1000, 5 * 10**11, 3 * 10**11],
+                                              100, 0.5).tolist()
+    assert small < exact and small < 100                  # n = 200: a few dozen whole-number terms
+    wide = gpass.tail_cost(10**12, 5 * 10**11, 5 * 10**11, 0.5)[0]   # sd 250,000: millions of float terms
+    assert wide > 100_000 > 10 * max(near, far)           # k = 100: a spread of 5 terms, one step

@@ -19,6 +19,7 @@ from html import unescape
 import pytest
 
 import passk.formats
+import passk.gpass
 import passk.report
 import passk.web.forms
 import passk.web.inputs
@@ -231,3 +232,59 @@ def test_summarize_refuses_a_long_k_list_by_its_length(ks):
 def test_summarize_still_collapses_repeats_within_the_limit():
     assert summarize([Problem("a", 10, 3)], [5, 1, 5]).ks == [1, 5]
     assert summarize([Problem("a", 10, 3)], iter([1] * LIMITS.ks)).ks == [1]
+
+
+# --- issue 25: G-Pass@k priced by the terms its tails sum, before any is summed ---------------------------------
+
+NEAR_1_9M = ",".join(str(1_900_000 + 1000 * index) for index in range(20))
+G_PASS_LINK = f"counts=10000000:1900000,10000001:1900000&k={NEAR_1_9M}&tau=0.5"
+WIDE_TAILS = (",".join(f"{10**12 - i}:{5 * 10**11 + i}" for i in range(4)) + "&k="
+              + ",".join(str(5 * 10**11 + 10**9 * j) for j in range(20)))
+
+
+@pytest.fixture
+def tails(monkeypatch):
+    """The float tails G-Pass@k and mG-Pass@k summed (passk.gpass._tail), and their terms."""
+    done = Counter()
+    real = passk.gpass._tail
+
+    def counted(*args, **kwargs):
+        value, terms = real(*args, **kwargs)
+        done["tails"] += 1
+        done["terms"] += terms
+        return value, terms
+    monkeypatch.setattr(passk.gpass, "_tail", counted)
+    return done
+
+
+def test_the_221_character_g_pass_link_sums_a_few_spreads_of_each_tail(app, tails):
+    assert len(f"/benchmark?{G_PASS_LINK}") == 221
+    response = send(app, get("/benchmark", G_PASS_LINK))
+    assert response.status_code == 200 and "is not computed here" not in unescape(response.get_data(as_text=True))
+    # 2 pairs × 20 ks × (G-Pass, mG-Pass); each tail a few standard deviations (about 490), where summing from
+    # the far end took 950,000 terms a tail
+    assert tails["tails"] <= 80 and tails["terms"] <= 80 * 20 * 490
+
+
+def test_g_pass_past_the_request_s_work_is_left_to_the_command_line_before_its_tails_are_summed(app, tails):
+    response = send(app, get("/benchmark", f"counts={WIDE_TAILS}&tau=0.5"))
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200 and html.count("is not computed here") == 20
+    assert "the passk command computes it without limits (`passk FILES -k 500000000000 --tau 0.5`)" in html
+    assert tails["tails"] == 0
+
+
+def test_the_api_says_why_a_g_pass_row_is_left_out(app, tails):
+    problems = [{"task_id": f"t{i}", "n": 10**12 - i, "c": 5 * 10**11 + i} for i in range(4)]
+    body = {"problems": problems, "k": [1, 5 * 10**11], "tau": 0.5}
+    response = send(app, post_body("/api/v1/benchmark", json.dumps(body).encode(), "application/json"))
+    first, wide = response.json["g_pass"]["results"]
+    assert first["g_pass_at_k"] is not None and wide["g_pass_at_k"] is None
+    assert wide["reason"].startswith("G-Pass@500,000,000,000 is not computed here: its tails would take about")
+    assert f"past the {LIMITS.tail_work / 1e6:.1f} s of G-Pass@k one request may compute" in wide["reason"]
+
+
+def test_g_pass_work_within_the_budget_is_all_computed(app):
+    response = send(app, get("/benchmark", "counts=200:57*50,200:3*50&k=1,10,100&tau=0.5"))
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200 and "mG-Pass@k" in html and "is not computed here" not in html
