@@ -4,6 +4,7 @@
     .venv/bin/python bench/slow_clients.py --seconds 20 --bare
     .venv/bin/python bench/slow_clients.py --serve --seconds 20              # passk serve: 20 slowloris + 40 idle
     .venv/bin/python bench/slow_clients.py --serve --candidates --seconds 20 # and gunicorn's gthread and gevent
+    .venv/bin/python bench/slow_clients.py --serve --heavy 5 --seconds 30    # and five endless share links
 
 While stuck sockets sit idle, dribble a header line a second (slowloris), or
 dribble a request body a byte a second (reconnecting whenever the server drops
@@ -15,7 +16,9 @@ of the two p99s. The stack gets --connections sockets, a third of each kind;
 `--bare` also attacks gunicorn alone (sync workers, no nginx): the setup
 before nginx was put in front. `--serve` attacks `passk serve` (no nginx) with
 --slowloris and --idle sockets (the counts of issue 25), its normal client
-asking for /healthz, / and a calculation; `--candidates` also runs the other
+asking for /healthz, / and a calculation, while --heavy clients ask for the
+test-only endless share link (PASSK_TEST_ENDLESS, which the ceiling ends
+after its CPU time) over and over; `--candidates` also runs the other
 servers it could be, each with the same --workers: gunicorn's gthread workers
 (4 threads each, as passk serve ran until issue 25) and gevent workers (when
 gevent imports; --gevent-path adds a folder holding it to their path).
@@ -99,16 +102,35 @@ def normal_client(port, seconds, paths, timeout):
     return latencies, failures
 
 
-def measure(port, kinds, seconds, paths=PATHS, timeout=60):
-    """The normal client's figures with no attackers, then under attack."""
+def heavy_client(port, stop, answers):
+    """Ask for the test-only endless share link again and again (the ceiling ends each) until `stop` is set."""
+    while not stop.is_set():
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            connection.request("GET", "/benchmark/endless?kind=python")
+            response = connection.getresponse()
+            response.read()
+            connection.close()
+            answers.append(response.status)
+        except OSError:
+            answers.append(None)
+
+
+def measure(port, kinds, seconds, paths=PATHS, timeout=60, heavy=0):
+    """The normal client's figures with no attackers, then under attack (and `heavy` endless share links)."""
     calm = normal_client(port, min(5, seconds), paths, timeout)
-    stop = threading.Event()
-    thread = threading.Thread(target=attack, args=(port, kinds, stop), daemon=True)
-    thread.start()
+    stop, answers = threading.Event(), []
+    threads = [threading.Thread(target=attack, args=(port, kinds, stop), daemon=True)]
+    threads += [threading.Thread(target=heavy_client, args=(port, stop, answers), daemon=True) for _ in range(heavy)]
+    for thread in threads:
+        thread.start()
     time.sleep(2)  # let every attacker connect before the client starts
     attacked = normal_client(port, seconds, paths, timeout)
     stop.set()
-    thread.join(timeout=10)
+    for thread in threads:
+        thread.join(timeout=130)
+    if heavy:
+        print(f"    endless share links answered: {', '.join(f'{answers.count(s)} x {s}' for s in set(answers))}")
     return calm, attacked
 
 
@@ -152,7 +174,7 @@ def candidate(name, workers, gevent_path=None, plain=False):
         "gthread": gunicorn + ["--worker-class", "gthread", "--threads", "4", app],
         "gevent": gunicorn + ["--worker-class", "gevent", app],
     }
-    env = dict(os.environ)
+    env = dict(os.environ, PASSK_TEST_ENDLESS="1")   # the test-only endless statistic, for --heavy
     if gevent_path:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [gevent_path, env.get("PYTHONPATH")]))
     process = subprocess.Popen(commands[name], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -203,6 +225,8 @@ def main():
     parser.add_argument("--slowloris", type=int, default=20, help="with --serve: sockets dribbling headers")
     parser.add_argument("--idle", type=int, default=40, help="with --serve: sockets that send nothing")
     parser.add_argument("--slow-bodies", type=int, default=0, help="with --serve: sockets dribbling a body")
+    parser.add_argument("--heavy", type=int, default=0,
+                        help="with --serve: clients asking for an endless share link over and over meanwhile")
     parser.add_argument("--timeout", type=float, default=15, help="with --serve: the normal client's patience (s)")
     parser.add_argument("--plain", action="store_true",
                         help="with --candidates: the gunicorn ones serve create_app(), without the ceiling")
@@ -217,14 +241,14 @@ def main():
                 names.append("gevent")
             else:
                 print("gevent does not import here: its candidate is left out (see --gevent-path)")
-        print(f"{args.slowloris} slowloris, {args.idle} idle and {args.slow_bodies} slow-body connections for "
-              f"{args.seconds:g} s; --workers {args.workers}; the normal client asks for {', '.join(SERVE_PATHS)} "
-              f"and gives up after {args.timeout:g} s")
+        print(f"{args.slowloris} slowloris, {args.idle} idle and {args.slow_bodies} slow-body connections and "
+              f"{args.heavy} endless share links for {args.seconds:g} s; --workers {args.workers}; the normal "
+              f"client asks for {', '.join(SERVE_PATHS)} and gives up after {args.timeout:g} s")
         for name in names:
             process, port = candidate(name, args.workers, args.gevent_path, args.plain and name != "waitress")
             try:
                 started(process, port)
-                calm, attacked = measure(port, kinds, args.seconds, SERVE_PATHS, args.timeout)
+                calm, attacked = measure(port, kinds, args.seconds, SERVE_PATHS, args.timeout, args.heavy)
             finally:
                 stopped(process)
             label = "passk serve (waitress)" if name == "waitress" else \

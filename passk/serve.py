@@ -37,7 +37,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=None,
                        help="requests computed at once: waitress's threads in one process, each request computed "
                             "in a sandbox process of its own under the request ceiling; slow and idle clients "
-                            "take none of them (default: 2 x the cores this process may use + 1)")
+                            "take none of them. As the stack splits its workers, half of them (at least one) take "
+                            "uploads and share links, the rest (at least one) pages, the API and /healthz "
+                            "(default: 2 x the cores this process may use + 1)")
     return serve
 
 
@@ -83,7 +85,9 @@ def main(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
               file=stderr)
         return 1
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"passk serve: http://{host}:{args.port}/ ({workers} request{'s' if workers > 1 else ''} at once)", file=stdout, flush=True)
+    heavy, light = server.pools(workers)
+    print(f"passk serve: http://{host}:{args.port}/ (at once: {heavy} of uploads and share links, {light} of "
+          f"the rest)", file=stdout, flush=True)
     signal.signal(signal.SIGTERM, stop)
     running.run()
     return 0

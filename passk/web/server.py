@@ -46,6 +46,10 @@ BODY_BYTES = LIMITS.upload_bytes + MiB   # as nginx: a body just past the upload
 CHUNK_LINE_BYTES = 1024      # a chunk's size line (hexadecimal digits and extensions)
 CONNECTIONS = 1000           # open connections at once; past them new ones wait in the listen queue
 API_REQUEST = re.compile(rb"[A-Z]+ +/api/")   # the server's own answers are JSON there, as the app's are
+# Heavy requests, as deploy/nginx.conf's $passk_pool sends them to the stack's uploads pool: the uploads, and
+# the share links of the benchmark and compare pages (and the ceiling's test-only endless statistic)
+UPLOADS = ("/benchmark", "/benchmark/download", "/compare", "/api/v1/benchmark", "/api/v1/compare")
+SHARE_LINKS = ("/benchmark", "/compare", "/benchmark/endless", "/compare/endless")
 
 SECURITY_HEADERS: Headers = [
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
@@ -217,6 +221,46 @@ class Server(TcpWSGIServer):  # type: ignore[misc]
     channel_class = Channel
 
 
+def heavy(method: str, path: str, query: str) -> bool:
+    """True for the requests the stack's nginx sends to its uploads pool: uploads, and share links of the
+    benchmark and compare pages, which may each take up to the ceiling's CPU time."""
+    path = "/" + path.lstrip("/")
+    return (method == "POST" and path in UPLOADS) or (method in ("GET", "HEAD") and bool(query)
+                                                      and path in SHARE_LINKS)
+
+
+def pools(workers: int) -> tuple[int, int]:
+    """(heavy, light) threads for `workers` requests at once, split as scripts/run.sh splits the stack's
+    workers: half of them, at least one, for heavy requests, and the rest, at least one, for everything else."""
+    heavy = max(1, workers // 2)
+    return heavy, max(1, workers - heavy)
+
+
+class Pools:
+    """waitress's task dispatcher, twice over: heavy requests have threads of their own, so that while they all
+    run, pages, the API and /healthz are still answered (a heavy request past its threads waits its turn)."""
+
+    def __init__(self, workers: int) -> None:
+        self.threads = pools(workers)
+        self.heavy, self.light = ThreadedTaskDispatcher(), ThreadedTaskDispatcher()
+
+    def start(self) -> None:
+        self.heavy.set_thread_count(self.threads[0])
+        self.light.set_thread_count(self.threads[1])
+
+    def add_task(self, channel: HTTPChannel) -> None:
+        """Queue the channel's next request (its first) in its pool; malformed ones are light: they compute
+        nothing."""
+        request = channel.requests[0]
+        weighs = request.error is None and heavy(getattr(request, "command", ""), getattr(request, "path", ""),
+                                                 getattr(request, "query", ""))
+        (self.heavy if weighs else self.light).add_task(channel)
+
+    def shutdown(self, cancel_pending: bool = True, timeout: float = 5) -> bool:
+        heavy_done: bool = self.heavy.shutdown(cancel_pending, timeout)
+        return self.light.shutdown(cancel_pending, timeout) and heavy_done
+
+
 class Running(Protocol):
     """What `create` returns: a server, bound and listening, that runs until Ctrl-C or SIGTERM."""
 
@@ -243,14 +287,16 @@ def settings(host: str, port: int, threads: int, forwarded: str = "") -> dict[st
                 expose_tracebacks=False, log_socket_errors=False, clear_untrusted_proxy_headers=True, **trusted)
 
 
-def create(host: str, port: int, threads: int, forwarded: str = "") -> Running:
-    """The server for served_app(slots=threads), listening on every address `host` names (localhost: two).
+def create(host: str, port: int, workers: int, forwarded: str = "") -> Running:
+    """The server for `workers` requests at once in two pools (Pools), listening on every address `host` names
+    (localhost may be two), running served_app(slots=) its threads in all.
 
     The app comes first, before any socket or thread: the ceiling forks its sandboxes then, and they inherit
     neither the listening sockets nor a lock a thread holds."""
+    dispatcher = Pools(workers)
+    threads = sum(dispatcher.threads)
     adjustments = Adjustments(**settings(host, port, threads, forwarded))
     application = served_app(slots=threads)
-    dispatcher = ThreadedTaskDispatcher()
     sockets: dict[int, Any] = {}
     try:
         servers = [Server(application, map=sockets, dispatcher=dispatcher, adj=adjustments, sockinfo=sockinfo)
@@ -260,7 +306,7 @@ def create(host: str, port: int, threads: int, forwarded: str = "") -> Running:
         if callable(close := getattr(application, "close", None)):   # the ceiling's sandboxes
             close()
         raise
-    dispatcher.set_thread_count(threads)
+    dispatcher.start()
     if len(servers) == 1:
         only: Running = servers[0]
         return only

@@ -68,6 +68,7 @@ def test_workers_are_the_requests_computed_at_once(started):
 def test_the_help_says_what_workers_are():
     text = " ".join(serve.parser().format_help().split())
     assert "requests computed at once" in text and "sandbox process" in text and "slow and idle clients" in text
+    assert "half of them (at least one) take uploads and share links" in text
 
 
 def test_forwarded_headers_are_believed_from_one_proxy_only(monkeypatch):

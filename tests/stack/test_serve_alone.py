@@ -15,12 +15,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
 from passk.limits import LIMITS, MiB
-from passk.web import server
+from passk.web import endless, server
 from where import ROOT
 
 MARKER = "zq-marker-6620"
@@ -37,9 +38,10 @@ class Served:
             self.port = probe.getsockname()[1]
         self.log_path = log_path
         with open(log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "passk", "serve", "--port", str(self.port), "--workers", "2"], cwd=ROOT,
-                stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+            self.process = subprocess.Popen(   # --workers 1: one thread for heavy requests, one for the rest
+                [sys.executable, "-m", "passk", "serve", "--port", str(self.port), "--workers", "1"], cwd=ROOT,
+                stdout=subprocess.PIPE, stderr=log, start_new_session=True,
+                env={**os.environ, endless.SWITCH: "1"})
         with selectors.DefaultSelector() as ready:   # its address line comes once it listens
             ready.register(self.process.stdout, selectors.EVENT_READ)
             said = self.process.stdout.readline().decode() if ready.select(timeout=60) else ""
@@ -122,6 +124,25 @@ def test_pages_are_answered_while_20_slowloris_and_40_idle_connections_are_open(
         for connection in idle + slow:
             connection.close()
     assert max(took) < 5
+
+
+def test_pages_are_answered_while_a_heavy_request_takes_every_heavy_thread(served):
+    """The one heavy thread computes a share link that never ends until the ceiling stops it; pages, the API and
+    /healthz are answered meanwhile by the other thread (one shared thread would hold them all until then)."""
+    heavy = {}
+
+    def share_link():
+        heavy["answer"] = served.get("/benchmark/endless?kind=python", timeout=120)
+
+    computing = threading.Thread(target=share_link)
+    computing.start()
+    try:
+        for path in ("/healthz", "/", "/?n=200&c=57&k=10", "/api/v1/pass-at-k?n=200&c=57&k=10") * 2:
+            assert served.get(path)[0] == 200
+        assert "answer" not in heavy   # the pages came first, though the share link was asked for before them
+    finally:
+        computing.join(timeout=120)
+    assert heavy["answer"][0] == 413   # the ceiling's sentence
 
 
 @pytest.mark.parametrize("path, as_json", [("/api/v1/benchmark", True), ("/benchmark", False)])

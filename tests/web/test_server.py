@@ -4,6 +4,7 @@ whole server over sockets)."""
 
 import json
 import logging
+import re
 import socket
 import sys
 from types import SimpleNamespace
@@ -14,6 +15,7 @@ from waitress.adjustments import Adjustments
 from passk.limits import LIMITS, MiB, size
 from passk.web import server
 from passk.web.hooks import CONTENT_SECURITY_POLICY
+from where import ROOT
 
 MARKER = "zq-marker-5108"
 ADJUSTMENTS = Adjustments(**server.settings("127.0.0.1", 8000, 2))
@@ -209,4 +211,47 @@ def test_a_loop_error_is_logged_by_its_place_in_the_code():
 
 def test_the_app_s_own_log_lines_pass_unchanged():
     line = record("Unhandled %s", "ValueError in passk/web/app.py:1 (view)", name="passk.web.app")
-    assert server.QuietRecords().filter(line) and line.getMessage() == "Unhandled ValueError in passk/web/app.py:1 (view)"
+    assert server.QuietRecords().filter(line)
+    assert line.getMessage() == "Unhandled ValueError in passk/web/app.py:1 (view)"
+
+
+REQUESTS = [("POST", "/benchmark", ""), ("POST", "/api/v1/compare", ""), ("POST", "/benchmark/download", ""),
+            ("GET", "/benchmark", "counts=10:3&k=1"), ("HEAD", "/compare", "a=10:3&b=10:4"),
+            ("GET", "/benchmark/endless", "kind=python"), ("GET", "/benchmark", ""), ("GET", "/", "n=10&c=3&k=1"),
+            ("GET", "/healthz", ""), ("GET", "/api/v1/pass-at-k", "n=10&c=3&k=1"), ("POST", "/", ""),
+            ("GET", "/static/style.css", "v=1"), ("GET", "/embed", "n=10&c=3&k=1"), ("GET", "//benchmark", "k=1")]
+
+
+def nginx_pool(method, path, query):
+    """The pool deploy/nginx.conf's $passk_pool map names for a request (nginx merges a path's slashes)."""
+    text = (ROOT / "deploy" / "nginx.conf").read_text(encoding="utf-8")
+    block = text[text.index('map "$request_method $uri$is_args" $passk_pool {'):]
+    block = block[:block.index("}")]
+    uri = "/" + path.lstrip("/") + ("?" if query else "")
+    for pattern, pool in re.findall(r'"~([^"]+)"\s+(\w+);', block):
+        if re.search(pattern, f"{method} {uri}"):
+            return pool
+    return "passk"
+
+
+@pytest.mark.parametrize("method, path, query", REQUESTS)
+def test_heavy_requests_are_those_the_stack_sends_to_its_uploads_pool(method, path, query):
+    assert server.heavy(method, path, query) == (nginx_pool(method, path, query) == "passk_uploads")
+
+
+@pytest.mark.parametrize("workers, heavy, light", [(1, 1, 1), (2, 1, 1), (3, 1, 2), (5, 2, 3), (8, 4, 4)])
+def test_workers_are_split_between_heavy_and_light_requests_as_the_stack_splits_them(workers, heavy, light):
+    assert server.pools(workers) == (heavy, light)
+
+
+def test_each_request_is_queued_in_its_pool():
+    dispatcher = server.Pools(3)
+    queued = {"heavy": [], "light": []}
+    dispatcher.heavy.add_task, dispatcher.light.add_task = queued["heavy"].append, queued["light"].append
+    for method, path, query in REQUESTS:
+        channel = SimpleNamespace(requests=[parsed(f"{method} {path}?{query} HTTP/1.1\r\n\r\n".encode())])
+        dispatcher.add_task(channel)
+        assert channel in queued["heavy" if server.heavy(method, path, query) else "light"]
+    malformed = SimpleNamespace(requests=[parsed(b"POST /benchmark?k=1 HTTP/1.1 junk\r\n\r\n")])
+    dispatcher.add_task(malformed)
+    assert malformed in queued["light"]   # answered at once, computing nothing
