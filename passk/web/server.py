@@ -9,8 +9,10 @@ nginx's bounds: 10 s for a request's headers, 8 KiB for the request line (414)
 and each header (431), a chunked body's size lines bounded (400), bodies up to
 1 MiB past the upload limit kept in memory, never in a file; its own answers
 as a sentence (JSON under /api/, a short page elsewhere) with the site's
-security headers, which any answer lacking them also gets; and its log lines
-without the path or an exception's message.
+security headers, which any answer lacking them also gets; its log lines
+without the path or an exception's message; and, as the stack's two gunicorn
+pools, threads of their own for uploads and share links (Pools), so heavy work
+never takes the threads pages and /healthz need.
 """
 
 import html
