@@ -75,4 +75,4 @@ def trusted_hosts(allowed: str | None = None, public_url: str | None = None) -> 
 def served_app(slots: int = 1) -> Ceiling:
     """The WSGI application a server runs: create_app()'s site, each request computed under the ceiling of
     passk.web.ceiling, in one sandbox per request the server runs at once (`slots`, started as they are needed)."""
-    return Ceiling(create_app(), prestart=slots if slots > 1 else 0)
+    return Ceiling(create_app(), prestart=slots if slots > 1 else 0, factory="passk.web.app:create_app")

@@ -14,6 +14,7 @@ request's own page or JSON), starts a new sandbox for the next one, and serves
 on. A statistic written next year runs under the same ceiling as today's.
 """
 
+import importlib
 import io
 import math
 import multiprocessing
@@ -51,12 +52,22 @@ WORKER_SIGNALS = ("SIGTERM", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGWINC
 class Sandbox:
     """One child process that computes requests one at a time under the ceiling, and answers through a pipe."""
 
-    def __init__(self, app: Flask, limits: Limits) -> None:
+    def __init__(self, app: Flask, limits: Limits, factory: str | None = None) -> None:
+        """A sandbox forked from this process, with its app; or, when this process runs threads (one of which
+        might hold a lock the child would then wait on for ever) and the app can be built anew by `factory`
+        ("module:function"), one forked by multiprocessing's fork server, a process of one thread."""
         self.app = app
-        context = multiprocessing.get_context("fork")
-        self.connection, child_end = context.Pipe()
-        self.process: BaseProcess = context.Process(
-            target=_serve, args=(app, limits, child_end, self.connection), daemon=True, name="passk-sandbox")
+        if factory is not None and threading.active_count() > 1:
+            context: Any = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload([factory.partition(":")[0]])
+            self.connection, child_end = context.Pipe()
+            target: Callable[..., None] = _serve_built
+            args: tuple[Any, ...] = (factory, limits, child_end)
+        else:
+            context = multiprocessing.get_context("fork")
+            self.connection, child_end = context.Pipe()
+            target, args = _serve, (app, limits, child_end)
+        self.process: BaseProcess = context.Process(target=target, args=args, daemon=True, name="passk-sandbox")
         self.process.start()
         child_end.close()
 
@@ -98,10 +109,11 @@ class Sandbox:
 class Ceiling:
     """WSGI middleware: the app's requests computed in sandboxes, one per request the server runs at once."""
 
-    def __init__(self, app: Flask, limits: Limits = LIMITS, prestart: int = 0) -> None:
+    def __init__(self, app: Flask, limits: Limits = LIMITS, prestart: int = 0, factory: str | None = None) -> None:
         """`prestart` sandboxes are started at once: a threaded server starts its threads after building its
-        application, so its sandboxes are forked while the process has one thread; the rest start when needed."""
-        self.app, self.limits = app, limits
+        application, so its sandboxes are forked while the process has one thread; the rest start when needed
+        (from the fork server, when threads run by then and `factory`, "module:function", builds the app)."""
+        self.app, self.limits, self.factory = app, limits, factory
         self._idle = [Sandbox(app, limits) for _ in range(prestart)]
         self._lock = threading.Lock()
 
@@ -141,7 +153,7 @@ class Ceiling:
                 if sandbox.alive:
                     return sandbox
                 sandbox.close()
-        return Sandbox(self.app, self.limits)
+        return Sandbox(self.app, self.limits, self.factory)
 
     def _give_back(self, sandbox: Sandbox) -> None:
         if sandbox.alive:
@@ -195,9 +207,15 @@ def _portable(environ: Environ, body: bytes) -> Environ:
     return portable
 
 
-def _serve(app: Flask, limits: Limits, connection: Connection, worker_end: Connection) -> None:
+def _serve_built(factory: str, limits: Limits, connection: Connection) -> None:
+    """A sandbox of the fork server's: the app built by factory, then _serve."""
+    module, _, function = factory.partition(":")
+    _serve(getattr(importlib.import_module(module), function)(), limits, connection)
+
+
+def _serve(app: Flask, limits: Limits, connection: Connection) -> None:
     """The sandbox's life: take a request, compute it under the ceiling, answer, until the worker goes away."""
-    worker_end.close()
+    _close_inherited(connection.fileno())
     for name in WORKER_SIGNALS:
         signal.signal(getattr(signal, name), signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the server's to handle; the pipe's end stops this
@@ -219,6 +237,15 @@ def _serve(app: Flask, limits: Limits, connection: Connection, worker_end: Conne
         connection.send_bytes(pickle.dumps((answer, ending), pickle.HIGHEST_PROTOCOL))
         if ending:
             os._exit(0)
+
+
+def _close_inherited(kept: int) -> None:
+    """Close every descriptor forked with the worker but standard input, output, error and `kept`: the worker's
+    end of this pipe (else the sandbox would never see the worker go) and its listening and client sockets (a
+    connection the worker closes must close)."""
+    most = os.sysconf("SC_OPEN_MAX")
+    os.closerange(3, kept)
+    os.closerange(kept + 1, most if 0 < most < 1 << 20 else 1 << 16)
 
 
 def _run(app: Flask, environ: Environ, body: bytes) -> Answer | str:

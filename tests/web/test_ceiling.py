@@ -11,6 +11,7 @@ import io
 import json
 import os
 import signal
+import threading
 
 import pytest
 from werkzeug.test import Client
@@ -125,3 +126,39 @@ def test_a_bug_is_a_sentence_not_a_servers_page():
     page = client.get("/broken")
     assert page.status_code == 500 and "a bug, not your input" in page.get_data(as_text=True).replace("&#39;", "'")
     assert page.headers["X-Frame-Options"] == "DENY"
+
+
+def test_a_threaded_server_starts_new_sandboxes_from_the_fork_server(monkeypatch):
+    """Forked from a process whose other threads may hold locks, a sandbox could wait for ever: with threads
+    running, a new sandbox comes from multiprocessing's fork server and builds its app by the factory."""
+    monkeypatch.setenv(endless.SWITCH, "1")
+    ceiling = Ceiling(create_app(), SHORT, factory="passk.web.app:create_app")
+    idle = threading.Event()
+    other = threading.Thread(target=idle.wait)
+    other.start()
+    try:
+        client = Client(ceiling)
+        assert client.get("/api/v1/endless?kind=c").status_code == 413
+        assert client.get("/api/v1/pass-at-k?n=10&c=3&k=5").get_json()["exact"] == "11/12"
+        [sandbox] = ceiling._idle
+        assert type(sandbox.process).__name__ == "ForkServerProcess"
+    finally:
+        idle.set()
+        other.join()
+        ceiling.close()
+
+
+def test_a_sandbox_keeps_no_descriptor_of_the_worker(tmp_path):
+    """The worker's sockets and files are closed in its sandbox: a connection the worker closes is closed."""
+    held = open(tmp_path / "worker-only", "w")
+    try:
+        ceiling = Ceiling(create_app(), SHORT)
+        Client(ceiling).get("/healthz")
+        assert Client(ceiling).get("/api/v1/pass-at-k?n=10&c=3&k=5").status_code == 200
+        [sandbox] = ceiling._idle
+        descriptors = f"/proc/{sandbox.process.pid}/fd"
+        kept = {os.readlink(f"{descriptors}/{fd}") for fd in os.listdir(descriptors)}
+        assert str(tmp_path / "worker-only") not in kept
+        ceiling.close()
+    finally:
+        held.close()
