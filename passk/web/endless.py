@@ -1,5 +1,5 @@
 """A deliberately endless statistic, for the tests of the ceiling alone: registered only when the environment
-sets PASSK_TEST_ENDLESS=1 (tests/stack and tests/passk/test_serve start servers so), never in a deployment.
+sets PASSK_TEST_ENDLESS=1 (tests/stack start servers so, passk serve among them), never in a deployment.
 
 It stands for a statistic nobody has written yet whose cost no estimate foresaw: the ceiling
 (passk.web.ceiling) must end it and answer with its sentence, whatever kind of work never ends.
