@@ -5,6 +5,7 @@
     .venv/bin/python bench/bench_limits.py --no-baseline --hostile    # the refusals only; about a minute
     .venv/bin/python bench/bench_limits.py --issue15 --timeout 30 --memory 4   # issue 15 §3 against 719a8a0
     .venv/bin/python bench/bench_limits.py --quick                    # the same requests, this checkout only
+    .venv/bin/python bench/bench_limits.py --issue25 --timeout 40     # issue 25 item 2 against fb37999
 
 Each request runs in a fresh child process that imports the app (from this
 checkout, or from the baseline commit unpacked with `git archive` into a
@@ -616,7 +617,8 @@ NEAR_1_9M = ",".join(str(1_900_000 + 1000 * index) for index in range(20))
 
 
 def gpass_link(counts, ks, tau="0.5"):
-    return {"method": "GET", "path": "/benchmark", "query_string": f"counts={counts}&k={ks}&tau={tau}"}
+    return {"method": "GET", "path": "/benchmark",
+            "query_string": f"counts={counts}&k={ks}" + (f"&tau={tau}" if tau else "")}
 
 
 def far_counts(problems, run):
@@ -677,6 +679,10 @@ ISSUE_25 = {
         "200", lambda: distinct_link(5000, TWENTY_KS)),
     "distinct-link-5000x20-tau": (
         "GET /benchmark, the same with tau = 0.5", "200", lambda: distinct_link(5000, TWENTY_KS, "0.5")),
+    "variance-link-5000x20": (
+        "GET /benchmark, a share link of 5,000 distinct (n, c) near n = 10^5, k = 2,500 … 50,000 (fixed-SE windows)",
+        "200", lambda: gpass_link(",".join(f"{100_000 + i}:{(i * 7919) % 100_000}" for i in range(5000)),
+                                  ",".join(str(2500 * j) for j in range(1, 21)), tau="")),
     "curve-api-2x100k-far": (
         "POST /api/v1/compare, curve = 1, 2 × 100,000 tasks, each its own n near 10^12, k = 1,10,100", "200",
         lambda: curve_request("/api/v1/compare")),
@@ -832,6 +838,9 @@ def main(argv=None):
     parser.add_argument("--issue15", action="store_true",
                         help="the requests of issue 15 §3 (docs/benchmarks.md, 'Cost per request'); about 8 minutes")
     parser.add_argument("--quick", action="store_true", help="the issue 15 requests on this checkout only; 3 minutes")
+    parser.add_argument("--issue25", action="store_true",
+                        help=f"issue 25's G-Pass@k, curve, variance and ranking requests against {ISSUE_25_BASELINE} "
+                             "(docs/benchmarks.md, 'Request limits'); about 6 minutes")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
     parser.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
     parser.add_argument("--hostile", action="store_true", help="only the requests that must be refused")
@@ -843,6 +852,9 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.child:
         return run_one(args.child, args.tree)
+    if args.issue25:
+        args.cases = ",".join(ISSUE_25) if args.cases == ",".join(CASES) else args.cases
+        args.baseline = args.baseline or ISSUE_25_BASELINE
     if args.issue15 or args.quick:
         args.cases = ",".join(ISSUE_15) if args.cases == ",".join(CASES) else args.cases
         args.baseline = args.baseline or ISSUE_15_BASELINE
@@ -875,7 +887,8 @@ def main(argv=None):
                       f"answer {max(before['bytes'], 1) / max(now['bytes'], 1):.3g}")
     print(f"\nload average {os.getloadavg()[0]:.2f}")
     DATA_DIR.mkdir(exist_ok=True)
-    name = "bench_limits_issue15.json" if args.issue15 or args.quick else "bench_limits.json"
+    name = ("bench_limits_issue25.json" if args.issue25 else
+            "bench_limits_issue15.json" if args.issue15 or args.quick else "bench_limits.json")
     (DATA_DIR / name).write_text(json.dumps(results, indent=1))
     print("\n" + markdown(results))
     missed = [name for name, figures in results.items()

@@ -45,7 +45,8 @@ from passk.formats._core import Vote
 from passk.limits import LIMITS
 from passk.majority import Tie
 from passk.metrics import GPass, Majority, g_pass_table, majority_table
-from passk.variance import expected_variance, fit_prior
+from passk.variance import MAX_TERMS, expected_variance, fit_prior
+from passk.variance import _windows as _overlap_windows
 
 IDS_NAMED = 5         # task ids a message names before "and N more"
 CONFIDENCE = 0.95
@@ -190,12 +191,15 @@ def status(n: int, c: int) -> str:
 
 def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
               warnings: Iterable[str] = (), tau: float | None = None, tie: Tie = "fractional",
-              vote_work: float | None = None, tail_work: float | None = None) -> Summary:
+              vote_work: float | None = None, tail_work: float | None = None,
+              variance_terms: int | None = None) -> Summary:
     """pass@k over the problems for each k, with both standard errors; see the module docstring.
 
     Beside it (passk.metrics): maj@k with the tie rule tie, when every problem carries its samples' votes,
     and G-Pass@k_tau with mG-Pass@k when tau is given; vote_work bounds the voting (metrics.majority_table),
-    tail_work G-Pass@k's tails (metrics.g_pass_table), in estimated microseconds (None: no bound).
+    tail_work G-Pass@k's tails (metrics.g_pass_table), in estimated microseconds (None: no bound);
+    variance_terms the fixed-benchmark SE's overlap terms over every k (passk.variance; None: no bound), a k's
+    SE past it left out with a reason before its terms are summed.
     """
     problems = list(problems)
     if not problems:
@@ -209,6 +213,7 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
     prior = fit_prior(samples, correct)   # the pass rates' spread, for the fixed-benchmark noise
     rates = _rates(pairs)                 # pass@1 = pass^1 = c/n, summed exactly
     results: list[KResult] = []
+    terms = _Terms(variance_terms)
     per_problem: dict[int, Floats] = {}
     per_problem_hat: dict[int, Floats] = {}
     for k in ks:
@@ -216,9 +221,9 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         hat_values = _pass_hat_k_where_defined(pairs.samples, pairs.correct, k)
         per_problem[k], per_problem_hat[k] = pair_values[pairs.where], hat_values[pairs.where]
         fractions = rates if k == 1 else None
-        result = _k_result(problems, samples, pairs, pair_values, k, prior, fractions)
+        result = _k_result(problems, samples, pairs, pair_values, k, prior, fractions, terms)
         if result.pass_at_k is not None:
-            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k, prior[::-1], fractions)
+            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k, prior[::-1], fractions, terms)
         results.append(result)
     broken = int(np.count_nonzero(correct == 0))
     flaky = int(np.count_nonzero((correct > 0) & (correct < samples)))
@@ -267,7 +272,7 @@ def retries(results: Sequence[KResult], pass_at_1: float, flaky: int, broken: in
 
 
 def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPairs", pair_values: Floats, k: int,
-              prior: Prior, fractions: list[Fraction] | None = None) -> KResult:
+              prior: Prior, fractions: list[Fraction] | None = None, terms: "_Terms | None" = None) -> KResult:
     """The results row for k: undefined unless every n_i >= k (prior: the pass-rate prior, for the fixed SE;
     fractions: each distinct pair's value as an exact Fraction, when known)."""
     short = np.flatnonzero(samples < k)
@@ -276,7 +281,7 @@ def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPai
                        f"pass@{k} is undefined: {_how_many_have(short, problems)} fewer than {k:,} "
                        f"samples{_which(short, problems)}, and every problem needs n ≥ {k:,}.")
     mean, se, ci95 = _mean_se_interval(pairs, pair_values, len(problems), fractions)
-    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k, prior)
+    se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k, prior, terms)
     ci95_fixed = None if se_fixed is None else fixed_interval(min(1.0, max(0.0, mean)), se_fixed, samples.sum() / k)
     notes = [population_note(len(problems), *_shape(pairs, pair_values, mean)) if ci95 else None,
              fixed_note(len(problems)) if ci95_fixed else None]
@@ -355,13 +360,38 @@ def curve_over_k(problems: Iterable[ProblemCounts], ks: Sequence[int]) -> KCurve
     return curve
 
 
-def _fixed_benchmark_se(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPairs", k: int, prior: Prior
-                        ) -> tuple[float | None, str | None]:
-    """(sqrt(sum_i E[V_i]) / P, None) from passk.variance's model, or (None, why) when some n_i < 2k."""
+class _Terms:
+    """What a request may still spend on the fixed-benchmark SE's overlap terms (None: no bound)."""
+
+    def __init__(self, left: int | None) -> None:
+        self.limit = self.left = left
+
+    def spend(self, samples: Ints, k: int) -> str | None:
+        """Spend the terms of expected_variance at k for these distinct n (the windows of passk.variance, at most
+        MAX_TERMS: past it, the unbiased estimate stands in); None when they fit, else why the SE is left out."""
+        if self.left is None or self.limit is None:
+            return None
+        low, high = _overlap_windows(samples.astype(float), k)
+        cost = min(float(np.sum(high - low + 1)), float(MAX_TERMS))
+        if cost > self.left:
+            return (f"The fixed-benchmark SE for k = {k:,} is not computed here: its noise model would sum about "
+                    f"{cost:,.0f} terms for these {plural(samples.size, 'different (n, c) pair')}, past the "
+                    f"{self.limit:,} one request may sum; the passk command computes it without limits.")
+        self.left -= int(cost)
+        return None
+
+
+def _fixed_benchmark_se(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPairs", k: int, prior: Prior,
+                        terms: _Terms | None = None) -> tuple[float | None, str | None]:
+    """(sqrt(sum_i E[V_i]) / P, None) from passk.variance's model, or (None, why) when some n_i < 2k or its terms
+    would pass what the request may still sum (terms)."""
     short = np.flatnonzero(samples < 2 * k)
     if short.size:
         return None, (f"The fixed-benchmark SE for k = {k:,} needs n ≥ {2 * k:,}: "
                       f"{_how_many_have(short, problems)} fewer samples{_which(short, problems)}.")
+    refused = terms.spend(pairs.samples, k) if terms else None
+    if refused:
+        return None, refused
     pair_variances = expected_variance(pairs.samples, pairs.correct, k, prior)
     return math.sqrt(math.fsum((pairs.weights * pair_variances).tolist())) / len(problems), None
 

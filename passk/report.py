@@ -158,7 +158,8 @@ def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[i
     def summary(problems: list[Problem], warnings: Sequence[str] = ()) -> Summary:
         return summarize(problems, ks, warnings=warnings, tau=beside.tau, tie=beside.tie,
                          vote_work=LIMITS.vote_work if limited else None,
-                         tail_work=LIMITS.tail_work if limited else None)
+                         tail_work=LIMITS.tail_work if limited else None,
+                         variance_terms=LIMITS.variance_terms if limited else None)
 
     def read(fmt: str | None, suite: str) -> Parsed:
         return read_files([(name, open_source()) for name, open_source in files], fmt=fmt, suite=suite,
@@ -204,7 +205,8 @@ def report_from_share(counts: str | None, z: str | None, ks: Sequence[int], suit
     check_cells(len(pairs), ks)
     check_distinct(len(set(pairs)), ks)
     problems = [Problem("", n, c) for n, c in pairs]
-    return Report(summarize(problems, ks, tau=beside.tau, tail_work=LIMITS.tail_work), "share link",
+    return Report(summarize(problems, ks, tau=beside.tau, tail_work=LIMITS.tail_work,
+                            variance_terms=LIMITS.variance_terms), "share link",
                   suite=suite if suite in SUITES else None)
 
 

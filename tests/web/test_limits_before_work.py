@@ -16,8 +16,10 @@ from collections import Counter
 from functools import lru_cache
 from html import unescape
 
+import numpy as np
 import pytest
 
+import passk.benchmark
 import passk.formats
 import passk.gpass
 import passk.report
@@ -26,6 +28,7 @@ import passk.web.inputs
 from passk.benchmark import parse_ks, summarize
 from passk.formats import Problem
 from passk.limits import LIMITS
+from passk.variance import MAX_TERMS, _windows
 from bodies import BOUNDARY, Endless, multipart
 from test_limits import (MULTIPART, READ_AHEAD, get, post_body, post_form, post_urlencoded, refusal, send)
 
@@ -288,3 +291,43 @@ def test_g_pass_work_within_the_budget_is_all_computed(app):
     response = send(app, get("/benchmark", "counts=200:57*50,200:3*50&k=1,10,100&tau=0.5"))
     html = unescape(response.get_data(as_text=True))
     assert response.status_code == 200 and "mG-Pass@k" in html and "is not computed here" not in html
+
+
+# --- issue 25: the fixed-benchmark SE's overlap terms, counted over every k before any is summed ------------------
+
+WIDE_WINDOWS = (",".join(f"{100_000 + i}:{(i * 7919) % 100_000}" for i in range(5000)) + "&k="
+                + ",".join(str(2500 * j) for j in range(1, 21)))
+
+
+@pytest.fixture
+def variances(monkeypatch):
+    """The ks at which passk.benchmark computed a fixed-benchmark SE (passk.variance.expected_variance)."""
+    done = []
+    real = passk.benchmark.expected_variance
+
+    def counted(samples, correct, k, prior, at=None):
+        done.append(k)
+        return real(samples, correct, k, prior, at)
+    monkeypatch.setattr(passk.benchmark, "expected_variance", counted)
+    return done
+
+
+def test_fixed_benchmark_se_past_the_request_s_terms_is_left_out_before_it_is_summed(app, variances):
+    response = send(app, get("/benchmark", f"counts={WIDE_WINDOWS}"))
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    assert f"past the {LIMITS.variance_terms:,} one request may sum; the passk command computes it" in html
+    # what was summed: each computed SE's windows (at most passk.variance.MAX_TERMS), within the limit
+    samples = np.array([100_000.0 + i for i in range(5000)])
+    summed = sum(min(float(np.sum(high - low + 1)), MAX_TERMS) for low, high in (_windows(samples, k) for k in variances))
+    assert 0 < summed <= LIMITS.variance_terms and len(variances) < 40
+
+
+def test_summarize_bounds_the_terms_only_when_asked(variances):
+    problems = [Problem(f"t{i}", 10_000 + i, (i * 7919) % 10_000) for i in range(50)]
+    # windows of about 11,000 terms at k = 1,000 and 20,000 at 2,000, counted for pass@k and for pass^k
+    bounded = summarize(problems, [1000, 2000], variance_terms=30_000)
+    assert [row.se_fixed is None for row in bounded.results] == [False, True] and variances == [1000, 1000]
+    assert "is not computed here" in bounded.results[1].reason
+    unbounded = summarize(problems, [1000, 2000])   # the command line and the Python API: no bound
+    assert all(row.se_fixed is not None for row in unbounded.results)

@@ -42,6 +42,7 @@ def stated(limits: Limits) -> list[str]:
         f"from {limits.smallest_points:g} to {limits.largest_points:g} points",
         f"at most {limits.vote_work:,} microseconds of estimated work per request",
         f"G-Pass@k and mG-Pass@k get at most {limits.tail_work:,} microseconds",
+        f"The fixed-benchmark SE sums at most {limits.variance_terms:,} overlap terms per request",
         f"at most {power_of_ten(limits.largest_amount)} (so a cost",
         f"at most {limits.problems:,} problems (in each run of a comparison)",
         f"{limits.cells:,} problems × k values and {limits.lines:,} lines in an uploaded or pasted file",
