@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "holds only the answer; warnings, notes and errors go to standard error, each\n"
                     "line starting \"passk:\". `passk export-html DIR` writes the single-problem calculator\n"
                     "as a static folder for a docs site (see passk export-html --help); `passk serve` runs the\n"
-                    "website from the installed package (passk[web]; see passk serve --help).")
+                    "website from the installed package (passk-calculator[web]; see passk serve --help).")
     parser.add_argument("--version", action="version", version=f"passk {__version__}")
     parser.add_argument("files", nargs="+", metavar="FILE",
                         help="the results file; - reads standard input; several files that are parts of one run "

@@ -11,7 +11,7 @@ over rows, and then summarized as any harness file is (passk.benchmark.summarize
 - reduce_dask(frame, task=..., correct=...): a Dask DataFrame over a cluster -> [Problem].
 
 None of pandas, polars, DuckDB or Dask is needed by passk itself: each is imported when used, the frame
-libraries and Dask as their users have them, DuckDB with pip install "passk[logs]". See docs/frames.md.
+libraries and Dask as their users have them, DuckDB with pip install "passk-calculator[logs]". See docs/frames.md.
 """
 
 from collections.abc import Hashable, Iterable, Sequence
@@ -27,7 +27,7 @@ NAMED = 5   # rows or problems a message names before "and N more"
 MEMORY_LIMIT = "1GB"   # what DuckDB may hold while it reduces a log; past it, it spills to disk
 NUMBERS = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
            "FLOAT", "DOUBLE"}   # DuckDB's types of a column of 0/1 verdicts, besides BOOLEAN
-DUCKDB = 'Reducing a log needs DuckDB, which is not installed: pip install "passk[logs]".'
+DUCKDB = 'Reducing a log needs DuckDB, which is not installed: pip install "passk-calculator[logs]".'
 
 
 def from_frame(frame: Any, task: str, correct: str, answer: str | None = None,

@@ -23,7 +23,8 @@ from passk.planner import KPlan
 from passk.ranking import Ranking
 from passk.report import Report
 
-PANDAS = 'to_frame needs pandas, which is not installed: pip install pandas (or pip install "passk[pandas]").'
+PANDAS = ('to_frame needs pandas, which is not installed: pip install pandas '
+          '(or pip install "passk-calculator[pandas]").')
 BLUE, ORANGE, GREEN, INK, MUTED, LINE = "#1f6feb", "#d9480f", "#2f9e44", "currentColor", "#8c959f", "#d0d7de"
 FONT_SIZE = 16   # viewBox units: about 16 px where the chart is drawn 640 px wide
 # Each chart class of static/style.css as SVG attributes, so that the chart needs no stylesheet.

@@ -1,5 +1,5 @@
-"""`passk serve`: the website from the installed package (`pip install "passk[web]"`), served by waitress with the
-settings of passk/web/server.py: no nginx, no root, no checkout.
+"""`passk serve`: the website from the installed package (`pip install "passk-calculator[web]"`), served by
+waitress with the settings of passk/web/server.py: no nginx, no root, no checkout.
 
 waitress reads whole requests before a thread computes them, so slow and idle clients cost it memory, not
 threads; it still answers the clients itself, without nginx's cache, gzip or TLS, so it is for one's own machine
@@ -66,7 +66,7 @@ def main(argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> int:
     missing = [name for name in ("flask", "waitress", "jinja2") if importlib.util.find_spec(name) is None]
     if missing:
         print(f"passk serve needs the website's packages ({', '.join(missing)} missing): "
-              f'pip install "passk[web]".', file=stderr)
+              f'pip install "passk-calculator[web]".', file=stderr)
         return 2
     print(NOTICE, file=stderr, flush=True)
     if (place := spool(os.environ.get("PASSK_SPOOL"))) is not None:

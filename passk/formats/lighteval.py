@@ -18,7 +18,7 @@ The file holds a value per document for each metric; which metrics give samples:
   passes, 0 fails, anything else has no pass rule;
 - pass@k for k > 1, `maj@n` and G-Pass@k are already an aggregate over the samples, which passk cannot undo.
 A file of several metrics holds several runs; one is read, chosen as lm-eval's filters are (suite=), by default
-the first that counts the most samples. Parquet is read with pyarrow, an optional extra (passk[parquet]).
+the first that counts the most samples. Parquet is read with pyarrow, an optional extra (passk-calculator[parquet]).
 """
 
 import ast
@@ -39,7 +39,7 @@ SIGNATURE = "a Parquet file (it starts with PAR1)"   # what detection looks for
 SOURCE = "lighteval (huggingface/lighteval) --save-details details_<task>_<timestamp>.parquet"
 MAGIC = b"PAR1"
 INSTALL = ('Reading a Parquet file (lighteval details) needs pyarrow, which is not installed: '
-           'pip install "passk[parquet]".')
+           'pip install "passk-calculator[parquet]".')
 BATCH_ROWS = 65_536
 VALUE_BYTES = 8   # what a value costs at least once read (a double; an index into a dictionary of strings)
 FOOTER = 8        # the file ends with the metadata's length (4 bytes, little-endian) and PAR1

@@ -353,7 +353,7 @@ def test_to_frame_says_to_install_pandas_when_it_is_missing(example, monkeypatch
     with pytest.raises(ImportError) as error:
         summary.to_frame()
     assert str(error.value) == 'to_frame needs pandas, which is not installed: pip install pandas (or pip install ' \
-                               '"passk[pandas]").'
+                               '"passk-calculator[pandas]").'
 
 
 @pytest.mark.parametrize("name", ["read", "summarize", "compare", "rank", "plan"])

@@ -179,7 +179,7 @@ def test_without_duckdb_reduce_log_says_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "duckdb", None)
     with pytest.raises(FormatError) as error:
         reduce_log(tmp_path / "log.parquet", task="task", correct="correct")
-    assert str(error.value) == DUCKDB and 'pip install "passk[logs]"' in DUCKDB
+    assert str(error.value) == DUCKDB and 'pip install "passk-calculator[logs]"' in DUCKDB
 
 
 @pytest.fixture(scope="module")
@@ -240,7 +240,7 @@ except FormatError as error:
     completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout == 'Reading a Parquet file (lighteval details) needs pyarrow, which is not installed: ' \
-                               'pip install "passk[parquet]".\n'
+                               'pip install "passk-calculator[parquet]".\n'
 
 
 def test_the_docstring_examples_run():

@@ -1,4 +1,5 @@
-"""pip install . gives the passk library (numpy and scipy) and the passk command; .[web] adds the site's needs.
+"""pip install passk-calculator (pip install . in a checkout) gives the passk library (numpy and scipy) and the passk
+command; "passk-calculator[web]" adds the site's needs. Every install line names that one distribution.
 
 The wheel is built offline from a copy of the checkout (with .venv's
 setuptools, pinned in requirements-dev.txt) and installed with --no-deps into
@@ -31,6 +32,8 @@ import passk.estimator
 from passk import estimate_pass_at_k, pass_at_k
 from where import ROOT
 
+DISTRIBUTION = "passk-calculator"   # the name on the package index, where `passk` is an unrelated project
+WHEEL_NAME = DISTRIBUTION.replace("-", "_")   # as wheel files and .dist-info folders spell it (PEP 427)
 WEB = {"flask", "werkzeug", "jinja2", "waitress", "gunicorn", "pyarrow", "pandas"}
 SITE_MODULES = ("flask", "werkzeug", "jinja2", "waitress", "gunicorn", "markupsafe", "itsdangerous", "click",
                 "blinker")
@@ -66,13 +69,13 @@ def wheel(checkout, tmp_path_factory):
     dist = tmp_path_factory.mktemp("dist")
     pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", str(dist), str(checkout))
     built = list(dist.glob("*.whl"))
-    assert [path.name for path in built] == [f"passk-{passk.__version__}-py3-none-any.whl"]
+    assert [path.name for path in built] == [f"{WHEEL_NAME}-{passk.__version__}-py3-none-any.whl"]
     return built[0]
 
 
 @pytest.fixture(scope="module")
 def installed(wheel, tmp_path_factory):
-    """A directory that holds the installed wheel (passk/ and bin/passk) and nothing else."""
+    """A directory that holds the installed wheel (passk/, bin/passk and its .dist-info) and nothing else."""
     target = tmp_path_factory.mktemp("installed")
     pip("install", "--no-deps", "--no-index", "--target", str(target), str(wheel))
     return target
@@ -80,7 +83,7 @@ def installed(wheel, tmp_path_factory):
 
 def metadata(wheel):
     with zipfile.ZipFile(wheel) as archive:
-        return Parser().parsestr(archive.read(f"passk-{passk.__version__}.dist-info/METADATA").decode())
+        return Parser().parsestr(archive.read(f"{WHEEL_NAME}-{passk.__version__}.dist-info/METADATA").decode())
 
 
 def run_installed(installed, args, cwd):
@@ -92,7 +95,7 @@ def run_installed(installed, args, cwd):
 def test_the_wheel_holds_the_passk_package_with_its_site(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    info = f"passk-{passk.__version__}.dist-info/"
+    info = f"{WHEEL_NAME}-{passk.__version__}.dist-info/"
     assert all(name.startswith(("passk/", info)) for name in names), sorted(names)
     sources = {name for name in checkout_files() if name.startswith("passk/") and name.endswith(".py")}
     assert {name for name in names if name.endswith(".py")} == sources
@@ -117,7 +120,7 @@ def test_the_sdist_holds_the_package_and_no_tests(checkout, tmp_path):
 
 def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_and_offers_the_web_extra(wheel):
     meta = metadata(wheel)
-    assert meta["Name"] == "passk" and meta["Version"] == passk.__version__
+    assert meta["Name"] == DISTRIBUTION and meta["Version"] == passk.__version__
     assert meta["Requires-Python"] == ">=3.11"
     requirements = [Requirement(line) for line in meta.get_all("Requires-Dist")]
     assert [r.name for r in requirements if not r.marker] == ["numpy", "scipy", "ijson"]
@@ -146,7 +149,7 @@ def test_the_pinned_versions_fall_in_the_declared_ranges(wheel):
 
 def test_the_wheel_declares_the_passk_command(wheel):
     with zipfile.ZipFile(wheel) as archive:
-        entry_points = archive.read(f"passk-{passk.__version__}.dist-info/entry_points.txt").decode()
+        entry_points = archive.read(f"{WHEEL_NAME}-{passk.__version__}.dist-info/entry_points.txt").decode()
     assert "[console_scripts]\npassk = passk.__main__:main\n" in entry_points
 
 
@@ -183,13 +186,78 @@ from passk import serve
 import importlib.util
 importlib.util.find_spec = lambda name, *rest: None   # as when flask and gunicorn are not installed
 said = io.StringIO()
-assert serve.main([], sys.stdout, said) == 2 and 'pip install "passk[web]"' in said.getvalue(), said.getvalue()
+assert serve.main([], sys.stdout, said) == 2 and 'pip install "passk-calculator[web]"' in said.getvalue(), said.getvalue()
 sys.exit(main(["-", "-k", "1", "--json"]))
 """
     completed = subprocess.run([sys.executable, "-c", script], input="10 3\n", cwd=tmp_path, capture_output=True,
                                text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(installed)})
     assert completed.returncode == 0, completed.stderr
     assert '"pass_at_k": 0.3' in completed.stdout
+
+
+# Where people read install lines: the README, the docs, the package's messages and docstrings, the scripts.
+TOLD = ("README.md", "docs/", "passk/", "scripts/", "deploy/", "bench/", "examples/", "Dockerfile", "pyproject.toml",
+        "requirements.txt", "requirements-dev.txt", "MANIFEST.in", "mkdocs.yml")
+TEXT = (".md", ".py", ".sh", ".txt", ".toml", ".yml", ".yaml", ".html", ".js", ".ipynb", ".in", ".cfg", "Dockerfile")
+OPTION_VALUES = {"-r", "--requirement", "-t", "--target", "--python", "-c", "--constraint"}
+REQUIREMENT = re.compile(r"[A-Za-z0-9._-]+(\[[A-Za-z0-9,_-]+\])?")
+
+
+def install_lines():
+    """(file, line number, what follows `pip install`) for every install line people can read."""
+    for name in checkout_files():
+        if name.startswith(TOLD) and name.endswith(TEXT):
+            for number, line in enumerate((ROOT / name).read_text(encoding="utf-8").splitlines(), 1):
+                for found in re.finditer(r"pip3? install\b([^\n`]*)", line):
+                    yield name, number, found[1]
+
+
+def targets(arguments):
+    """What an install line installs: its leading requirements and paths, options and their values skipped,
+    up to the first word of prose."""
+    words = arguments.replace("\\n", " ").split()
+    while words:
+        word = words.pop(0).strip("\"'\\")
+        if word.startswith("-"):
+            if word in OPTION_VALUES and words:
+                words.pop(0)
+            continue
+        word = word if word == "." else word.rstrip(".,;:)'\"")
+        if not REQUIREMENT.fullmatch(word):
+            return
+        yield word
+
+
+def test_every_install_line_names_the_one_distribution():
+    """`passk` on the package index is an unrelated project: no line tells anyone to install it."""
+    passk_lines = []
+    for name, number, arguments in install_lines():
+        for target in targets(arguments):
+            project = re.sub(r"[-_.]+", "-", target.split("[")[0]).lower()
+            assert not project.startswith("passk") or project == DISTRIBUTION, f"{name}:{number}: {target}"
+            passk_lines += [target] if project == DISTRIBUTION or target.startswith(".") else []
+    assert {target.split("[")[0] for target in passk_lines} == {DISTRIBUTION, "."}   # the index's name, a checkout
+    for name in checkout_files():
+        if name.startswith(TOLD) and name.endswith(TEXT):
+            text = (ROOT / name).read_text(encoding="utf-8")
+            assert not re.search(r"(?<![\w./-])passk\[", text), f"{name}: an extra of `passk`, not {DISTRIBUTION}"
+
+
+def test_the_messages_that_say_what_to_install_name_the_distribution():
+    from passk import frames, notebook
+    from passk.formats import lighteval
+    for message in (frames.DUCKDB, notebook.PANDAS, lighteval.INSTALL):
+        assert f'pip install "{DISTRIBUTION}[' in message, message
+
+
+def test_the_installed_distribution_is_passk_calculator_and_imports_as_passk(fresh_venv, tmp_path):
+    script = ("import importlib.metadata as metadata, passk; print(metadata.version('passk-calculator')); "
+              "print(metadata.packages_distributions()['passk']); print(passk.__file__)")
+    answered = subprocess.run([str(fresh_venv / "bin" / "python"), "-c", script], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+    assert answered.returncode == 0, answered.stderr
+    version, distributions, where = answered.stdout.splitlines()
+    assert (version, distributions) == (passk.__version__, str([DISTRIBUTION])) and where.startswith(str(fresh_venv))
 
 
 def test_no_passk_module_but_the_site_imports_the_web_packages():

@@ -176,12 +176,12 @@ def test_without_pyarrow_the_error_says_what_to_install(without_pyarrow):
     with pytest.raises(FormatError) as error:
         read_problems(AIME.read_bytes())
     assert str(error.value) == lighteval.INSTALL
-    assert 'pip install "passk[parquet]"' in lighteval.INSTALL
+    assert 'pip install "passk-calculator[parquet]"' in lighteval.INSTALL
 
 
 def test_without_pyarrow_the_command_line_says_it(without_pyarrow, capsys):
     assert main([str(AIME)]) != 0
-    assert 'pip install "passk[parquet]"' in capsys.readouterr().err
+    assert 'pip install "passk-calculator[parquet]"' in capsys.readouterr().err
 
 
 def test_without_pyarrow_the_page_and_the_api_say_it(without_pyarrow, client):
@@ -190,7 +190,7 @@ def test_without_pyarrow_the_page_and_the_api_say_it(without_pyarrow, client):
     assert api.status_code == 400 and api.json == {"error": lighteval.INSTALL}
     page = client.post("/benchmark", data={"file": (io.BytesIO(AIME.read_bytes()), AIME.name), "k": "1"},
                        content_type="multipart/form-data")
-    assert 'pip install &#34;passk[parquet]&#34;' in page.get_data(as_text=True)
+    assert 'pip install &#34;passk-calculator[parquet]&#34;' in page.get_data(as_text=True)
 
 
 def test_the_page_and_the_api_read_an_upload(client):
