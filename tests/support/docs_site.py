@@ -1,9 +1,14 @@
 """A real docs site around passk's embed: MkDocs with the Material theme, built offline and served from an origin
-of its own. tests/browser/test_embed_docs_site.py checks the frame in it; scripts/screenshots.py pictures it."""
+of its own. tests/browser/test_embed_docs_site.py checks the frame in it; scripts/screenshots.py pictures it.
+mkdocs_build builds passk's own manual (mkdocs.yml) as a reader does, for tests/stack/test_docs_site.py and
+tests/browser/test_docs_site_frames.py."""
 
 import functools
 import html
+import os
 import re
+import subprocess
+import sys
 import threading
 import urllib.request
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -45,6 +50,14 @@ def build_docs_site(folder: Path, snippet: str) -> Path:
     (folder / "docs" / "transparent.md").write_text(PAGE_MD.format(title="Transparent", snippet=transparent))
     build(load_config(str(folder / "mkdocs.yml"), site_dir=str(folder / "site")))
     return folder / "site"
+
+
+def mkdocs_build(config: Path, site: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of the config into site, as a reader runs it (a new process, offline)."""
+    quiet = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **env}   # Material's notice about MkDocs 2, on every build
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+                           "--site-dir", str(site)], cwd=config.parent, capture_output=True, text=True,
+                          timeout=300, env=quiet)
 
 
 class _QuietFiles(SimpleHTTPRequestHandler):
