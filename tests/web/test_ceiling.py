@@ -19,7 +19,7 @@ from werkzeug.test import Client
 from passk.limits import LIMITS, ceiling_reached
 from passk.web import endless
 from passk.web.app import create_app
-from passk.web.ceiling import Ceiling, _body
+from passk.web.ceiling import REACHED, Ceiling, _body
 from passk.web.errors import BUG
 
 SHORT = LIMITS.__class__(cpu_seconds=1, memory_bytes=256 * 2**20)
@@ -94,11 +94,16 @@ def test_a_body_over_the_limit_is_left_unread_for_the_app_to_refuse_by_its_lengt
     assert _body(chunked, 100) == b"y" * 101   # a byte past the limit, so the app sees the body is over it
 
 
-def test_a_share_link_at_the_ceiling_keeps_its_fields(ceiled):
-    answer = ceiled.get("/benchmark/endless?kind=python")
-    assert answer.status_code == 413
-    page = ceiled.get("/benchmark?counts=10:3&k=1")
-    assert page.status_code == 200
+def test_a_share_link_at_the_ceiling_keeps_its_fields():
+    """The worker answers a link whose sandbox reached the ceiling with the page's form, filled from the link."""
+    client = create_app().test_client()
+    for path in ("/benchmark", "/compare"):
+        answer = client.get(f"{path}?counts=10:3,10:0&k=5", environ_overrides={REACHED: "cpu"})
+        page = answer.get_data(as_text=True)
+        assert answer.status_code == 413 and ceiling_reached("cpu").replace("'", "&#39;") in page
+        assert 'name="k" type="text" value="5"' in page and 'role="alert"' in page
+    counts = client.get("/benchmark?counts=10:3,10:0&k=5", environ_overrides={REACHED: "memory"})
+    assert '<input type="hidden" name="counts" value="10:3,10:0">' in counts.get_data(as_text=True)
 
 
 def test_a_sandbox_that_dies_of_a_bug_gets_a_sentence_and_a_log_line_saying_so(ceiled, caplog):
