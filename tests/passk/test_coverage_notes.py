@@ -35,8 +35,8 @@ def test_the_notes_quote_the_coverage_report():
     assert intervals.FEW_FIXED_COVERAGE == (round(100 * min(few), 1), round(100 * max(few), 1))
     low, high = intervals.TAIL_COVERAGE
     assert f"held the truth {low:.1f}–{high:.1f}% of the time (intervals.TAIL_COVERAGE" in COVERAGE_MD
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert f"held the truth {low:.1f}–{high:.1f}% of the time" in readme
+    limits = " ".join((ROOT / "docs" / "limits.md").read_text(encoding="utf-8").split())   # the manual's Limits page
+    assert f"held the truth {low:.1f}–{high:.1f}% of the time" in limits
 
 
 def test_skewed_values_over_few_problems_carry_a_note_in_the_json():

@@ -161,8 +161,8 @@ def test_five_of_ten_is_the_mid_p_interval_at_nine_trials_scaled_for_t():
     assert (round(low, 3), round(high, 3)) == (0.162, 0.838)
 
 
-def test_the_readme_names_the_interval_it_gives():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_manual_names_the_interval_it_gives():
+    text = (ROOT / "docs" / "statistics.md").read_text(encoding="utf-8")
     assert "mid-p" in text and "effective number of trials" in text
     assert "Wilson's interval for a proportion" not in text
 

@@ -1,4 +1,4 @@
-"""The limits table (passk.limits.LIMITS) is the one home of every limit: README's "Limits" section,
+"""The limits table (passk.limits.LIMITS) is the one home of every limit: the manual's Limits page (docs/limits.md),
 deploy/nginx.conf and passk/web/gunicorn_conf.py state its values, and these tests check each stated number against it."""
 
 import dataclasses
@@ -15,22 +15,23 @@ from where import ROOT
 
 
 
-def readme_limits() -> str:
-    """README's "## Limits" section, its whitespace made single spaces (lines wrap anywhere)."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
+def limits_page() -> str:
+    """The manual's Limits page (docs/limits.md) under its title, its whitespace made single spaces (lines wrap
+    anywhere)."""
+    text = (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+    section = text.split("# Limits\n", 1)[1]
     return " ".join(section.split())
 
 
 def power_of_ten(value: float) -> str:
-    """10**12 as README writes it: '10^12'."""
+    """10**12 as the Limits page writes it: '10^12'."""
     exponent = round(math.log10(value))
     assert 10 ** exponent == value
     return f"10^{exponent}"
 
 
 def stated(limits: Limits) -> list[str]:
-    """Every phrase of README's Limits section that states a limit, written from the table."""
+    """Every phrase of the Limits page that states a limit, written from the table."""
     return [
         f"1 ≤ n ≤ {power_of_ten(limits.largest_count)}",
         f"At most {limits.ks} k values in one calculation ({limits.extra_ks} extra `ks` on the calculator page)",
@@ -95,15 +96,15 @@ def test_every_limit_has_a_help_sentence_and_the_table_is_frozen():
         LIMITS.problems = 1   # type: ignore[misc]
 
 
-def test_readme_states_the_limits_of_the_table():
-    section = readme_limits()
+def test_the_limits_page_states_the_limits_of_the_table():
+    section = limits_page()
     missing = [phrase for phrase in stated(LIMITS) if phrase not in section]
     assert missing == []
 
 
-def test_readme_states_no_other_number_in_its_limits():
-    """A number added to the section is either written from the table (stated) or named here as no limit."""
-    section = readme_limits().split("- **Where a 95% interval", 1)
+def test_the_limits_page_states_no_other_number():
+    """A number added to the page is either written from the table (stated) or named here as no limit."""
+    section = limits_page().split("- **Where a 95% interval", 1)
     rest = section[0] + section[1].split(" - ", 1)[1]   # without the coverage bullet
     for phrase in stated(LIMITS):
         rest = rest.replace(phrase, " ")
@@ -111,7 +112,7 @@ def test_readme_states_no_other_number_in_its_limits():
     assert sorted(numbers) == sorted(NOT_LIMITS)
 
 
-def test_a_changed_limit_changes_what_the_readme_must_say():
+def test_a_changed_limit_changes_what_the_limits_page_must_say():
     changed = stated(dataclasses.replace(LIMITS, problems=50_000, upload_bytes=128 * MiB))
     assert "at most 50,000 problems (in each run of a comparison)" in changed
     assert "a request with a file up to 128 MiB" in changed
