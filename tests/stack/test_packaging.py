@@ -250,6 +250,16 @@ def test_the_messages_that_say_what_to_install_name_the_distribution():
         assert f'pip install "{DISTRIBUTION}[' in message, message
 
 
+def test_the_install_line_as_typed_finds_this_wheel(wheel, tmp_path):
+    """`pip install "passk-calculator[web]"` resolves to this project, here from a folder of the wheel standing in
+    for the package index (--no-index --find-links; the web extra's packages are .venv's, so --no-deps)."""
+    target = tmp_path / "installed"
+    pip("install", "--no-deps", "--no-index", "--find-links", str(wheel.parent), "--target", str(target),
+        f"{DISTRIBUTION}[web]")
+    assert (target / "passk" / "web" / "templates" / "index.html").is_file()
+    assert (target / f"{WHEEL_NAME}-{passk.__version__}.dist-info").is_dir()
+
+
 def test_the_installed_distribution_is_passk_calculator_and_imports_as_passk(fresh_venv, tmp_path):
     script = ("import importlib.metadata as metadata, passk; print(metadata.version('passk-calculator')); "
               "print(metadata.packages_distributions()['passk']); print(passk.__file__)")
