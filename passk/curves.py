@@ -151,8 +151,9 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     differences = np.column_stack([values_a - values_b for values_a, values_b in values])
     critical = _critical_t(differences) if count >= 2 else None
     level = None if count < 2 else CONFIDENCE if critical is None else 1 - t_two_sided_p(critical, count - 1)
-    curve_points = [CurvePoint(k, *_run_point(values_a), *_run_point(values_b), _mean(differences[:, index]),
-                               None if level is None else _band(differences[:, index], level))
+    means = [_mean(differences[:, index]) for index in range(len(shown))]
+    curve_points = [CurvePoint(k, *_run_point(values_a), *_run_point(values_b), means[index],
+                               None if level is None else _band(differences[:, index], means[index], level))
                     for index, (k, (values_a, values_b)) in enumerate(zip(shown, values))]
     leader = curve_points[0].ahead
     lost = next((point.k for point in curve_points if point.ahead != leader), None) if leader else None
@@ -212,11 +213,11 @@ def _critical_t(differences: Floats) -> float | None:
     return float(np.quantile(np.max(np.abs(normals), axis=1) / scales, CONFIDENCE))
 
 
-def _band(differences: Floats, level: float) -> Interval:
-    """The paired MOVER interval of the differences at the per-k level (passk.intervals.PairedDifference)."""
+def _band(differences: Floats, mean: float, level: float) -> Interval:
+    """The paired MOVER interval of the differences (their mean given) at the per-k level
+    (passk.intervals.PairedDifference)."""
     count = differences.size
-    paired = PairedDifference(_mean(differences), _mean(np.abs(differences)), float(np.std(differences, ddof=1)),
-                              count)
+    paired = PairedDifference(mean, _mean(np.abs(differences)), float(np.std(differences, ddof=1)), count)
     return paired.interval(level)
 
 

@@ -81,6 +81,10 @@ class Limits:
     tail_work: int = limit(500_000, "G-Pass@k and mG-Pass@k in one request, in estimated microseconds of their "
                                     "tails' sums over the different (n, c) pairs (passk.gpass.tail_cost): a k past "
                                     "it is left to the command line.")
+    plan_work: int = limit(250_000, "The planner in one request (the samples a target or a difference needs, and "
+                                    "what more samples would buy), in estimated microseconds of its noise model's "
+                                    "sums over every k and sample count it tries (passk.planner: each priced before "
+                                    "it is summed): a k's plan past it is left to the command line.")
     variance_terms: int = limit(12_000_000, "Overlap terms of the fixed-benchmark SE in one request, over every k "
                                             "(passk.variance: a window of the overlap's distribution per different "
                                             "(n, c) pair and k, about 0.1 µs each): a k's SE past it is left to the "

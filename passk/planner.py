@@ -47,11 +47,12 @@ samples only the spread is left, so the detectable difference falls to
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from statistics import NormalDist
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from scipy.special import betaln
 
 from passk.benchmark import CONFIDENCE, Comparison, KComparison, KResult, Summary, compare
@@ -59,13 +60,21 @@ from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_a
 from passk.intervals import fixed_interval, population_interval
 from passk.limits import LIMITS
 from passk.stats import t_quantile
-from passk.variance import (SHARED_OVERLAPS, expected_variance, fit_prior, log_overlap_chance,
-                            overlaps_worth_summing)
+from passk.variance import MAX_TERMS, SHARED_OVERLAPS, expected_variance, fit_prior, overlaps_worth_summing
+from passk.variance import _log_comb   # log C(n, r) by betaln: the overlap chances' pieces, kept per k
+from passk.variance import _windows as _overlap_windows
 
 DEFAULT_TARGET = 0.01     # ± 1 point
 POWER = 0.8
 Z_95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)   # statistics, not scipy.stats: most of a second to import
 Z_POWER = NormalDist().inv_cdf(POWER)
+BLOCK = 1 << 18           # overlaps x (n, c) pairs summed at once by _Noise._misses_at (2 MiB a matrix)
+# What the planner's sums cost on this project's machine, in microseconds (bench/bench_limits.py's planner cases;
+# each a little above the most measured), so that a request's planning is priced before it is done:
+TRY_COST = 40.0           # one sample count the search tries, beside its overlaps
+OVERLAP_COST = 0.2        # one overlap's chance at a sample count tried (_Noise._common_variance_sum)
+MISS_COST = 0.05          # one overlap of one different (n, c) pair, summed once for all sizes (_Noise._misses_at)
+VARIANCE_COST = 0.15      # one term of passk.variance.expected_variance (the noise at the samples there are)
 Prior: TypeAlias = tuple[float, float]              # Beta(a, b) for the pass rates, as variance.fit_prior fits it
 Counts: TypeAlias = tuple[ArrayLike, ArrayLike]     # one run's (n, c) per problem
 
@@ -78,68 +87,143 @@ def points(value: float) -> str:
     return f"{value * 100:.2f}"
 
 
+class PastWork(Exception):
+    """Planning that would pass what the request may still compute (_Work): raised before the sum is done."""
+
+
+class _Work:
+    """What a request's planning may still compute, in estimated microseconds, counted down as each sum is priced,
+    before it is done (limit None: no bound, as on the command line and in the Python API)."""
+
+    def __init__(self, limit: float | None = None) -> None:
+        self.limit, self.left = limit, limit
+
+    def spend(self, cost: float) -> None:
+        """Take cost from what is left; PastWork (nothing taken) when it is not there."""
+        if self.left is None:
+            return
+        if cost > self.left:
+            raise PastWork
+        self.left -= cost
+
+    def left_out(self, what: str, command: str) -> str:
+        """The sentence for a plan left out here: what (its subject) is not worked out, and the command that is."""
+        return (f"{what} {'is' if what.startswith('What') else 'are'} not worked out here: the planner's sums "
+                f"would pass the {(self.limit or 0) / 1e6:,.1f} s of planning one request may compute; the passk "
+                f"command plans it without limits (`{command}`).")
+
+
 class _Noise:
     """One run's problems for the noise model: the distinct (n, c), how many problems have each, the prior."""
 
-    def __init__(self, samples: ArrayLike, correct: ArrayLike, prior: Prior | None = None) -> None:
+    def __init__(self, samples: ArrayLike, correct: ArrayLike, prior: Prior | None = None,
+                 work: _Work | None = None) -> None:
         samples, correct = np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64)
         self.prior = fit_prior(samples, correct) if prior is None else prior
         pairs, where = distinct_pairs(samples, correct)
         self.samples, self.correct = pairs[:, 0].astype(float), pairs[:, 1].astype(float)
         self.weights = np.bincount(where, minlength=len(pairs)).astype(float)
         self.count, self.most = samples.size, int(samples.max())
-        self._misses: dict[int, dict[float, float]] = {}   # k -> {j: sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)]}
+        self.work = work or _Work()   # the request's planning, shared by its runs and ks; priced before each sum
+        # k -> (overlaps j, ascending; sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)] and log C(k, j) for each): what the
+        # sizes tried so far summed
+        self._misses: dict[int, tuple[Floats, Floats, Floats]] = {}
 
     def variance_sum(self, k: int, per_problem: int = 0) -> float:
-        """sum_i E[V_i] with max(n_i, per_problem) samples for each problem (every n_i >= 2k)."""
+        """sum_i E[V_i] with max(n_i, per_problem) samples for each problem (every n_i >= 2k), priced against the
+        request's work before it is summed (PastWork past it)."""
+        return _variance_sums([self], k, per_problem)
+
+    def cost(self, k: int, per_problem: int = 0) -> float:
+        """What variance_sum(k, per_problem) would cost now, in estimated microseconds (the overlaps of the
+        search's sizes summed before are not summed again)."""
+        if per_problem and per_problem >= self.most:
+            overlaps, missing, _ = self._overlaps(k, per_problem)
+            return TRY_COST + OVERLAP_COST * overlaps.size + MISS_COST * missing.size * self.samples.size
+        drawn = np.maximum(self.samples, float(per_problem)) if per_problem else self.samples
+        return VARIANCE_COST * variance_terms(drawn, k)
+
+    def summed(self, k: int, per_problem: int = 0) -> float:
+        """variance_sum, already priced."""
         if per_problem and per_problem >= self.most:
             return self._common_variance_sum(k, per_problem)
         variances = expected_variance(self.samples, self.correct, k, self.prior, at=per_problem or None)
         return math.fsum((self.weights * variances).tolist())
+
+    def _overlaps(self, k: int, size: int) -> tuple[Floats, Floats, NDArray[np.intp] | None]:
+        """(the overlaps worth summing at size, those of them no size tried before summed, where each of the first
+        is among those summed (None when none is))."""
+        overlaps = np.arange(1.0, k + 1) if k <= SHARED_OVERLAPS else overlaps_worth_summing(float(size), k)
+        known = self._misses.get(k)
+        if known is None:
+            return overlaps, overlaps, None
+        at = np.minimum(np.searchsorted(known[0], overlaps), known[0].size - 1)
+        return overlaps, overlaps[known[0][at] != overlaps], at
 
     def _common_variance_sum(self, k: int, size: int) -> float:
         """variance_sum when every problem has size samples: expected_variance's terms, summed in another order.
 
         E[V_i] = sum_j H(j) E_i[(1-p)^(2k-j) - (1-p)^(2k)], and with one size for all the overlap chances H(j)
         are the same for every problem: the sums over the problems, one per overlap j, do not depend on the
-        size and are kept, so that each further size the search tries costs k terms, not a pass over the
-        problems (nor does it reach expected_variance's term budget, past which it keeps the variance at n_i).
+        size and are kept, so that each further size the search tries costs its window's overlaps not summed
+        before (nor does it reach expected_variance's term budget, past which it keeps the variance at n_i).
         """
-        overlaps = np.arange(1.0, k + 1) if k <= SHARED_OVERLAPS else overlaps_worth_summing(float(size), k)
-        misses = self._misses.setdefault(k, {})
-        missing = [j for j in overlaps.tolist() if j not in misses]
-        if missing:
-            self._add_misses(misses, k, missing)
-        chances = np.exp(log_overlap_chance(float(size), k, overlaps))
-        return math.fsum(chances * np.array([misses[j] for j in overlaps.tolist()]))
+        overlaps, missing, at = self._overlaps(k, size)
+        known = self._misses.get(k)
+        if missing.size:
+            found = self._misses_at(k, missing) + (_log_comb(float(k), missing),)
+            known = self._misses[k] = found if known is None else _merged(known, found)
+            at = np.searchsorted(known[0], overlaps)
+        assert known is not None and at is not None
+        _, misses, log_choose = known
+        # log H(j) as passk.variance.log_overlap_chance, log C(k, j) kept from the sizes tried before
+        chances = np.exp(log_choose[at] + _log_comb(size - k, k - overlaps) - _log_comb(float(size), k))
+        return math.fsum((chances * misses[at]).tolist())
 
-    def _add_misses(self, misses: dict[float, float], k: int, overlaps: list[float]) -> None:
-        """misses[j] = sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)] for the overlaps j given (ascending).
+    def _misses_at(self, k: int, overlaps: Floats) -> tuple[Floats, Floats]:
+        """(overlaps, misses): misses[j] = sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)] for the overlaps j given
+        (ascending whole numbers).
 
         With B(a, b + 2k - j) = e^shorter: e^(shorter - base) (1 - e^(longest - shorter)), longest - shorter
         kept as a running sum of log(1 - a / (a + b + 2k - j)) along consecutive j (one log1p a step, not a
         beta function), started from beta functions only where the overlaps start past SHARED_OVERLAPS. (With
-        n = 10^12 the difference of two beta functions near -10^7 came out of sign: a negative variance.)
+        n = 10^12 the difference of two beta functions near -10^7 came out of sign: a negative variance.) Each
+        stretch of consecutive overlaps is an overlaps x pairs matrix, BLOCK entries at a time, its running sums
+        a cumsum down the overlaps: numpy is called a few times a block, not a few times an overlap (the
+        221-character link's 2 pairs at k near 1.9 million sum windows of 12,000 overlaps).
         """
         a, b = self.correct + self.prior[0], self.samples - self.correct + self.prior[1]
         base, longest, whole = betaln(a, b), betaln(a, b + 2 * k), a + b + 2 * k
-        gap, previous = None, None
-        step, term = np.empty(a.shape), np.empty(a.shape)   # reused: one pass over the problems per operation
-        for j in overlaps:
-            if previous is not None and j == previous + 1:
-                np.subtract(whole, j, out=step)
-                np.divide(a, step, out=step)
-                gap += np.log1p(np.negative(step, out=step), out=step)
-            elif j <= SHARED_OVERLAPS:   # from j = 0: a difference of beta functions of 10^12 loses every digit
-                gap = sum(np.log1p(-a / (whole - i)) for i in range(1, int(j) + 1))
+        rows = max(1, BLOCK // a.size)
+        found: list[tuple[Floats, Floats]] = []
+        for first, last in _stretches(overlaps):
+            if first <= SHARED_OVERLAPS:   # from j = 0: a difference of beta functions of 10^12 loses every digit
+                origin, gap = 0.0, np.zeros(a.shape)
             else:
-                gap = longest - betaln(a, b + 2 * k - j)
-            np.subtract(longest, gap, out=term)
-            term -= base
-            term = np.exp(term, out=term)
-            term *= np.expm1(gap, out=step)
-            misses[j] = -float(np.dot(self.weights, term))
-            previous = j
+                origin, gap = first, longest - betaln(a, b + 2 * k - first)
+                found.append(self._misses_of(np.array([first]), gap[None, :], longest, base))
+            for low in np.arange(origin + 1, last + 1, rows).tolist():
+                js = np.arange(low, min(low + rows, last + 1))
+                running = np.empty((js.size + 1, a.size))   # the gap carried in, then a step per overlap
+                running[0] = gap
+                steps = running[1:]
+                np.subtract(whole, js[:, None], out=steps)
+                np.divide(a, steps, out=steps)
+                np.log1p(np.negative(steps, out=steps), out=steps)
+                np.cumsum(running, axis=0, out=running)      # in order down the overlaps, as one j at a time
+                gap = running[-1].copy()
+                kept = js >= first
+                found.append(self._misses_of(js[kept], steps[kept], longest, base))
+        return np.concatenate([js for js, _ in found]), np.concatenate([sums for _, sums in found])
+
+    def _misses_of(self, js: Floats, gaps: Floats, longest: Floats, base: Floats) -> tuple[Floats, Floats]:
+        """(js, misses at each): -sum_i w_i e^(longest - gap - base) (e^gap - 1) for each row of gaps."""
+        terms = np.subtract(longest, gaps)
+        terms -= base
+        np.exp(terms, out=terms)
+        terms *= np.expm1(gaps)
+        sums: Floats = -(terms @ self.weights)
+        return js, sums
 
     def mean(self, k: int) -> float:
         """The mean of the problems' pass@k estimates."""
@@ -148,9 +232,37 @@ class _Noise:
     def half_width(self, k: int, per_problem: int, mean: float) -> float:
         """Half the width of the fixed-benchmark 95% interval at max(n_i, per_problem) samples per problem."""
         se = math.sqrt(self.variance_sum(k, per_problem)) / self.count
-        draws = math.fsum((self.weights * np.maximum(self.samples, float(per_problem))).tolist()) / k
+        draws = (self.count * per_problem if per_problem >= self.most else
+                 math.fsum((self.weights * np.maximum(self.samples, float(per_problem))).tolist())) / k
         low, high = fixed_interval(min(1.0, max(0.0, mean)), se, draws)
         return (high - low) / 2
+
+
+def _variance_sums(runs: Sequence[_Noise], k: int, per_problem: int = 0) -> float:
+    """The runs' variance_sum at k added up, all of them priced before any is summed (they share one work)."""
+    runs[0].work.spend(math.fsum(run.cost(k, per_problem) for run in runs))
+    return sum(run.summed(k, per_problem) for run in runs)
+
+
+def variance_terms(samples: Floats, k: int) -> float:
+    """The terms passk.variance.expected_variance sums at k for problems of these n (float array): its windows
+    of overlaps, at most MAX_TERMS in all (past it the unbiased estimate stands in)."""
+    low, high = _overlap_windows(samples, k)
+    return min(float(np.sum(high - low + 1)), float(MAX_TERMS))
+
+
+def _stretches(overlaps: Floats) -> list[tuple[float, float]]:
+    """The runs of consecutive whole numbers in ascending overlaps, as (first, last) of each."""
+    breaks = np.flatnonzero(np.diff(overlaps) != 1) + 1
+    firsts, lasts = np.concatenate([[0], breaks]), np.concatenate([breaks - 1, [overlaps.size - 1]])
+    return list(zip(overlaps[firsts].tolist(), overlaps[lasts].tolist()))
+
+
+def _merged(*tables: tuple[Floats, Floats, Floats]) -> tuple[Floats, Floats, Floats]:
+    """Tables of columns (keys, values, …) with no key in common, as one sorted by key."""
+    columns = [np.concatenate(column) for column in zip(*tables)]
+    order = np.argsort(columns[0], kind="stable")
+    return columns[0][order], columns[1][order], columns[2][order]
 
 
 def _short_of(samples: ArrayLike, k: int) -> None:
@@ -194,9 +306,13 @@ def samples_needed(samples: ArrayLike, correct: ArrayLike, k: int, target: float
     """The fewest samples per problem, from the most any problem has, whose fixed_half_width is at most target
     (None beyond 10^12); prior and mean as fixed_half_width's."""
     _short_of(samples, k)
-    noise = _Noise(samples, correct, prior)
+    return _samples_needed(_Noise(samples, correct, prior), k, target, mean)
+
+
+def _samples_needed(noise: _Noise, k: int, target: float, mean: float | None = None) -> int | None:
+    """samples_needed for a run's _Noise (PastWork when its search would pass the request's planning)."""
     mean = noise.mean(k) if mean is None else mean
-    return _fewest_samples(int(np.max(samples)), lambda per_problem: noise.half_width(k, per_problem, mean), target)
+    return _fewest_samples(noise.most, lambda per_problem: noise.half_width(k, per_problem, mean), target)
 
 
 def _fewest_samples(low: int, measure: Callable[[int], float], target: float) -> int | None:
@@ -274,7 +390,7 @@ def fixed_detectable(counts: Sequence[Counts], k: int, per_problem: int = 0,
 
 
 def _detectable(runs: list[_Noise], k: int, per_problem: int) -> float:
-    return detectable_difference(math.sqrt(sum(run.variance_sum(k, per_problem) for run in runs)) / runs[0].count)
+    return detectable_difference(math.sqrt(_variance_sums(runs, k, per_problem)) / runs[0].count)
 
 
 def samples_to_detect(counts: Sequence[Counts], k: int, difference: float,
@@ -292,7 +408,7 @@ def difference_noise_split(values_a: ArrayLike, values_b: ArrayLike, counts_a: C
     variance of the P differences, noise mean E[V_A] + mean E[V_B] (each run's (n, c) arrays in counts_x, each
     with its own prior as in fixed_detectable), spread = total - noise floored at 0; needs every n >= 2k, P >= 2."""
     runs = _runs((counts_a, counts_b), k, priors)
-    return _split(np.asarray(values_a) - np.asarray(values_b), sum(run.variance_sum(k) for run in runs))
+    return _split(np.asarray(values_a) - np.asarray(values_b), _variance_sums(runs, k))
 
 
 def problems_needed(sd: float, target: float) -> int:
@@ -339,31 +455,35 @@ class KPlan:
 
 
 def plan(summary: Summary, target: float = DEFAULT_TARGET, tokens_per_sample: float | None = None,
-         price_per_million: float | None = None) -> list[KPlan]:
+         price_per_million: float | None = None, work: float | None = None) -> list[KPlan]:
     """A KPlan for each of the summary's ks; target is the 95% half-width wanted, as a fraction.
 
     Half-widths are half the widths of the summary's intervals (asymmetric near 0 and 1); the noise is
-    passk.variance's, with the prior fitted to all the summary's problems as summarize fits it.
+    passk.variance's, with the prior fitted to all the summary's problems as summarize fits it. work bounds the
+    search for the samples needed, over every k, in estimated microseconds (None: no bound): each sample count
+    tried is priced before it is summed (TRY_COST, OVERLAP_COST, MISS_COST), and a k whose search would pass
+    what is left says so instead of answering.
     """
     if not target >= LIMITS.smallest_points / 100:
         raise ValueError(f"The target half-width must be at least {LIMITS.smallest_points:g} points; "
                          f"got {target * 100:g}.")
     samples = np.array([problem.n for problem in summary.problems], dtype=np.int64)
     correct = np.array([problem.c for problem in summary.problems], dtype=np.int64)
-    prior = fit_prior(samples, correct)
-    return [_k_plan(samples, correct, prior, row, target, tokens_per_sample, price_per_million)
-            for row in summary.results]
+    runs = _Noise(samples, correct, fit_prior(samples, correct), _Work(work))   # its distinct (n, c) once for all ks
+    return [_k_plan(samples, runs, summary.per_problem_pass_at_k[row.k], row, target, tokens_per_sample,
+                    price_per_million) for row in summary.results]
 
 
-def _k_plan(samples: Ints, correct: Ints, prior: Prior, row: KResult, target: float, tokens_per_sample: float | None,
+def _k_plan(samples: Ints, run: _Noise, values: Floats, row: KResult, target: float, tokens_per_sample: float | None,
             price_per_million: float | None) -> KPlan:
-    """The plan for one results row; a reason instead where its SE or SE fixed is missing (SE fixed is
-    missing where some n_i < 2k: the noise cannot be told apart from the spread, and the reason says so)."""
+    """The plan for one results row (values: its per-problem pass@k); a reason instead where its SE or SE fixed
+    is missing (SE fixed is missing where some n_i < 2k: the noise cannot be told apart from the spread, and the
+    reason says so)."""
     k, count = row.k, samples.size
     if row.se is None or row.se_fixed is None or row.ci95_fixed is None:
         return KPlan(k, reason=row.reason or "Planning needs at least two problems.")
     # The noise is the page's SE fixed's, sum_i E[V_i] = (P SE fixed)^2: noise_split's, not computed again.
-    total, noise, spread = _split(estimate_pass_at_k(samples, correct, k), (count * row.se_fixed) ** 2)
+    total, noise, spread = _split(values, (count * row.se_fixed) ** 2)
     assert row.pass_at_k is not None and row.ci95 is not None   # a row with an SE has its value and interval
     mean = min(1.0, max(0.0, row.pass_at_k))
     half_width = (row.ci95[1] - row.ci95[0]) / 2   # the page's population interval, now and with noise gone
@@ -384,20 +504,7 @@ def _k_plan(samples: Ints, correct: Ints, prior: Prior, row: KResult, target: fl
     sentences.append(f"More samples would narrow the ±{points(half_width)} point interval for problems "
                      f"like these by at most {points(narrow)} points, to ±{points(half_width_floor)}; "
                      f"only more problems would narrow it further.")
-    needed = samples_needed(samples, correct, k, target, prior, mean)
-    if needed is None:
-        sentences.append(f"Not even {MAX_N:,} samples per problem would bring the interval for these very "
-                         f"problems under ±{points(target)} points.")
-    else:
-        result.samples_per_problem = needed
-        result.extra_samples = int(np.sum(np.maximum(needed - samples, 0)))
-        cost = ""
-        if tokens_per_sample and price_per_million:
-            result.extra_cost = result.extra_samples * tokens_per_sample * price_per_million / 1e6
-            cost = f", about {result.extra_cost:,.2f} in token cost"
-        sentences.append(f"{needed:,} samples per problem ({result.extra_samples:,} more in all{cost}) would bring "
-                         f"the interval for these very problems (now ±{points(fixed_half_width)}) "
-                         f"under ±{points(target)} points.")
+    _samples_per_problem(result, run, samples, target, mean, tokens_per_sample, price_per_million)
     if half_width_floor > target:
         sentences.append(f"No number of samples brings the interval for problems like these under "
                          f"±{points(target)} points with {count:,} problems: its floor is "
@@ -406,6 +513,33 @@ def _k_plan(samples: Ints, correct: Ints, prior: Prior, row: KResult, target: fl
     sentences.append(f"About {result.problems:,} problems like these (now {count:,}) would bring the "
                      f"interval for problems like these under ±{points(target)} points.")
     return result
+
+
+def _samples_per_problem(result: KPlan, run: _Noise, samples: Ints, target: float, mean: float,
+                         tokens_per_sample: float | None, price_per_million: float | None) -> None:
+    """Into result: the samples per problem that bring the interval for these very problems under target, the
+    more in all and their cost, with a sentence (or the sentence that says why not)."""
+    k, sentences, now = result.k, result.sentences, result.fixed_half_width
+    try:
+        needed = _samples_needed(run, k, target, mean)
+    except PastWork:
+        sentences.append(run.work.left_out(f"The samples per problem that would bring the interval for these very "
+                                           f"problems under ±{points(target)} points at pass@{k}",
+                                           f"passk FILES -k {k} --target {target * 100:g}"))
+        return
+    if needed is None:
+        sentences.append(f"Not even {MAX_N:,} samples per problem would bring the interval for these very "
+                         f"problems under ±{points(target)} points.")
+        return
+    result.samples_per_problem = needed
+    result.extra_samples = int(np.sum(np.maximum(needed - samples, 0)))
+    cost = ""
+    if tokens_per_sample and price_per_million:
+        result.extra_cost = result.extra_samples * tokens_per_sample * price_per_million / 1e6
+        cost = f", about {result.extra_cost:,.2f} in token cost"
+    assert now is not None   # set before the samples are planned
+    sentences.append(f"{needed:,} samples per problem ({result.extra_samples:,} more in all{cost}) would bring "
+                     f"the interval for these very problems (now ±{points(now)}) under ±{points(target)} points.")
 
 
 class ComparisonAnswer(TypedDict):
@@ -433,7 +567,7 @@ class PairPlan(TypedDict):
 
 
 def comparison_plan(comparison: Comparison, difference: float | None = None, tokens_per_sample: float | None = None,
-                    price_per_million: float | None = None) -> list[ComparisonAnswer]:
+                    price_per_million: float | None = None, work: float | None = None) -> list[ComparisonAnswer]:
     """For each k of a paired comparison (passk.benchmark.compare), a dict of JSON-safe answers (fractions)
     with a sentence for each:
 
@@ -446,16 +580,30 @@ def comparison_plan(comparison: Comparison, difference: float | None = None, tok
       "samples" (per problem in each run to find `difference` on these very problems; None when not even 10^12
       would), "extra_samples" (more in all, both runs), "extra_tokens" (with tokens_per_sample) and
       "extra_cost" (with the price per 10^6 tokens too).
+
+    work bounds the noise model's sums over every k, in estimated microseconds (None: no bound): each is priced
+    before it is done (VARIANCE_COST a term at the samples there are; the search for the samples as plan's),
+    and a k whose sums would pass what is left says so instead of answering.
     """
-    counts = comparison.paired_counts
-    priors = tuple(fit_prior(samples, correct) for samples, correct in counts)
-    return [_k_comparison_plan(comparison, row, priors, difference, tokens_per_sample, price_per_million)
+    return _comparison_plan(comparison, difference, tokens_per_sample, price_per_million, _Work(work))
+
+
+def _comparison_plan(comparison: Comparison, difference: float | None, tokens_per_sample: float | None,
+                     price_per_million: float | None, budget: _Work) -> list[ComparisonAnswer]:
+    """comparison_plan within what budget has left (a request's, which several comparisons may share)."""
+    @cache
+    def runs() -> tuple[_Noise, _Noise]:   # each run's noise from its paired problems, once for every k
+        (samples_a, correct_a), (samples_b, correct_b) = comparison.paired_counts
+        return _Noise(samples_a, correct_a, work=budget), _Noise(samples_b, correct_b, work=budget)
+    return [_k_comparison_plan(comparison, row, runs, difference, tokens_per_sample, price_per_million)
             for row in comparison.results]
 
 
-def _k_comparison_plan(comparison: Comparison, row: KComparison, priors: Sequence[Prior], difference: float | None,
-                       tokens_per_sample: float | None, price_per_million: float | None) -> ComparisonAnswer:
-    """comparison_plan's answers for one results row."""
+def _k_comparison_plan(comparison: Comparison, row: KComparison, noise: Callable[[], tuple[_Noise, _Noise]],
+                       difference: float | None, tokens_per_sample: float | None,
+                       price_per_million: float | None) -> ComparisonAnswer:
+    """comparison_plan's answers for one results row; noise(): the two runs' _Noise, made at the first k that
+    plans with them."""
     k, count = row.k, comparison.paired
     result: ComparisonAnswer = {"k": k, "detectable": None, "problems": None, "detectable_fixed": None,
                                 "noise_share": None, "detectable_floor": None, "samples": None, "extra_samples": None,
@@ -476,10 +624,19 @@ def _k_comparison_plan(comparison: Comparison, row: KComparison, priors: Sequenc
     if short:
         sentences.append(_cannot_plan(k, short, count, difference))
         return result
-    runs = _runs(comparison.paired_counts, k, priors)
-    _noise_answers(result, comparison, runs)
+    runs = list(noise())
+    command = f"passk --runs FILE_A FILE_B -k {k} --detect {abs(difference) * 100 if difference else 1:g}"
+    try:
+        _noise_answers(result, comparison, runs)
+    except PastWork:
+        sentences.append(runs[0].work.left_out(f"What more samples would buy at pass@{k}", command))
+        return result
     if difference:
-        _samples_answer(result, comparison.paired_counts, runs, difference, tokens_per_sample, price_per_million)
+        try:
+            _samples_answer(result, comparison.paired_counts, runs, difference, tokens_per_sample, price_per_million)
+        except PastWork:
+            sentences.append(runs[0].work.left_out(f"The samples per problem in each run that would find a "
+                                                   f"{points(abs(difference))}-point difference at pass@{k}", command))
     return result
 
 
@@ -497,7 +654,7 @@ def _cannot_plan(k: int, short: int, count: int, difference: float | None) -> st
 def _noise_answers(result: ComparisonAnswer, comparison: Comparison, runs: list[_Noise]) -> None:
     """The detectable difference on these very problems now, the noise share and the floor (every n >= 2k)."""
     k, count, sentences = result["k"], comparison.paired, result["sentences"]
-    variance_sum = sum(run.variance_sum(k) for run in runs)
+    variance_sum = _variance_sums(runs, k)
     # as fixed_detectable:
     result["detectable_fixed"] = detectable_fixed = detectable_difference(math.sqrt(variance_sum) / count)
     sentences.append(f"On these very problems, the samples there are would find a difference of "
@@ -551,9 +708,11 @@ def _samples_answer(result: ComparisonAnswer, counts: Sequence[tuple[Ints, Ints]
 
 
 def top_pair_plan(ranking: "Ranking", difference: float | None = None, tokens_per_sample: float | None = None,
-                  price_per_million: float | None = None) -> list[PairPlan]:
+                  price_per_million: float | None = None, work: float | None = None) -> list[PairPlan]:
     """For each k of a passk.ranking.Ranking, comparison_plan for its top two runs (the best minus the second):
-    [{"k", "a", "b", "plan" (comparison_plan's dict, or None), "reason" (why there is no plan, or None)}]."""
+    [{"k", "a", "b", "plan" (comparison_plan's dict, or None), "reason" (why there is no plan, or None)}];
+    work: as comparison_plan's, for all the pairs together."""
+    budget = _Work(work)
     ks = [row.k for row in ranking.results]
     plans: list[PairPlan] = []
     pairs: dict[tuple[str, str], tuple[Comparison, list[ComparisonAnswer]] | tuple[None, str]] = {}
@@ -571,8 +730,8 @@ def top_pair_plan(ranking: "Ranking", difference: float | None = None, tokens_pe
             except ValueError as error:   # no task ids in common
                 pairs[a, b] = None, str(error)
             else:
-                pairs[a, b] = comparison, comparison_plan(comparison, difference, tokens_per_sample,
-                                                          price_per_million)
+                pairs[a, b] = comparison, _comparison_plan(comparison, difference, tokens_per_sample,
+                                                           price_per_million, budget)
         paired = pairs[a, b]
         if paired[0] is None:   # (None, why): indexed, not unpacked, so that mypy keeps the two apart
             plans.append({"k": row.k, "a": a, "b": b, "plan": None, "reason": paired[1]})

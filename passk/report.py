@@ -64,10 +64,11 @@ class Report:
     source: str = ""                 # the harness and version whose layout was read
     combined: str = ""               # how several files were combined into one run, if they were
     planning: dict[str, float] = field(default_factory=dict)   # planner.plan's options: target, tokens and price
+    plan_work: float | None = None   # a web request's bound on the planner (LIMITS.plan_work); None: no bound
 
     def planner(self) -> list[KPlan]:
-        """planner.plan for the chosen suite, with this report's planning options."""
-        return plan(self.summary, **self.planning)
+        """planner.plan for the chosen suite, with this report's planning options (within plan_work)."""
+        return plan(self.summary, **self.planning, work=self.plan_work)
 
     def with_planning(self, planning: Mapping[str, float]) -> "Report":
         """This report with planner.plan's options (target, tokens_per_sample, price_per_million) set."""
@@ -172,7 +173,8 @@ def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[i
         check(parsed.problems)
     report = Report(summary(parsed.problems, parsed.warnings), parsed.format,
                     source_name=_source_name([name for name, _ in files]),
-                    source=parsed.source, combined=parsed.combined)
+                    source=parsed.source, combined=parsed.combined,
+                    plan_work=LIMITS.plan_work if limited else None)
     if suite_chosen and parsed.format not in SUITED:
         report.summary.warnings.append(suite_ignored([(None, parsed.format)]))
     if parsed.format == "evalplus":
@@ -207,7 +209,7 @@ def report_from_share(counts: str | None, z: str | None, ks: Sequence[int], suit
     problems = [Problem("", n, c) for n, c in pairs]
     return Report(summarize(problems, ks, tau=beside.tau, tail_work=LIMITS.tail_work,
                             variance_terms=LIMITS.variance_terms), "share link",
-                  suite=suite if suite in SUITES else None)
+                  suite=suite if suite in SUITES else None, plan_work=LIMITS.plan_work)
 
 
 def report_from_packed(packed: Mapping[str, str | None], ks: Sequence[int], fmt: str, name: str,

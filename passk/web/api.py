@@ -5,7 +5,7 @@ from flask.typing import ResponseReturnValue
 
 from passk.curves import curves_of
 from passk.formats import FormatError
-from passk.limits import TooLarge
+from passk.limits import LIMITS, TooLarge
 from passk.planner import comparison_plan, top_pair_plan
 from passk.report import Report
 from passk.web.addresses import query_args
@@ -80,14 +80,14 @@ def compare() -> ResponseReturnValue:
             if curve:   # the curves compare two runs, sent as "a" and "b"
                 body["warnings"].append(RANKING_CURVE)
             if planning is not None:   # the top two runs at each k, as `passk --runs --detect` gives it
-                body["planner"] = top_pair_plan(ranking, **planning)
+                body["planner"] = top_pair_plan(ranking, **planning, work=LIMITS.plan_work)
             return jsonify(body)
         comparison, _ = comparison_from_request(form, files, (None, "a"), (None, "b"), API_NO_RUN)
     except INPUT_ERRORS as error:
         return jsonify(error=api_sentence(error)), error_status(error)
     body = comparison.to_json()
     if planning is not None:
-        body["planner"] = comparison_plan(comparison, **planning)
+        body["planner"] = comparison_plan(comparison, **planning, work=LIMITS.plan_work)
     if curve:
         body["curve"] = curves_of(comparison).to_json()
     return jsonify(body)

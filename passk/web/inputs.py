@@ -294,7 +294,7 @@ def report_from_json_body(data: bytes | None) -> Report:
     return Report(summarize(parsed.problems, ks, warnings=parsed.warnings, tau=beside.tau, tie=beside.tie,
                             vote_work=limits.LIMITS.vote_work, tail_work=limits.LIMITS.tail_work,
                             variance_terms=limits.LIMITS.variance_terms), "json",
-                  planning=json_planning(body))
+                  planning=json_planning(body), plan_work=limits.LIMITS.plan_work)
 
 
 def json_beside(body: JSON) -> Beside:

@@ -193,7 +193,7 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
         intervals = {result.k: interval_chart(result.ranking, result.k) for result in ranking.results
                      if any(row.pass_at_k is not None for row in result.ranking)}
         page = render_template("compare.html", form=form, ranking=ranking, formats=formats,
-                               plans=top_pair_plan(ranking, **planning),
+                               plans=top_pair_plan(ranking, **planning, work=LIMITS.plan_work),
                                intervals=intervals, alpha=ALPHA, max_runs=LIMITS.runs, all_formats=FORMATS,
                                format_names=FORMAT_NAMES)
         return page, 200
@@ -204,7 +204,8 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
             k = defined[0]
             values_a, values_b = comparison.per_problem_pass_at_k[k]
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
-    plans = [plan for plan in comparison_plan(comparison, **planning) if plan["sentences"]] if comparison else []
+    plans = ([plan for plan in comparison_plan(comparison, **planning, work=LIMITS.plan_work) if plan["sentences"]]
+             if comparison else [])
     curve = comparison and curves_of(comparison)   # both runs over k, A − B's simultaneous band (passk.curves)
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),

@@ -9,6 +9,7 @@ passk.web.inputs.read_json_body) and on the opening of each uploaded file, and, 
 body sent as a stream, how much of it the app read.
 """
 
+import dataclasses
 import gzip
 import json
 import re
@@ -22,7 +23,10 @@ import pytest
 import passk.benchmark
 import passk.formats
 import passk.gpass
+import passk.limits
+import passk.planner
 import passk.report
+import passk.web.api
 import passk.web.forms
 import passk.web.inputs
 from passk.benchmark import parse_ks, summarize
@@ -331,3 +335,78 @@ def test_summarize_bounds_the_terms_only_when_asked(variances):
     assert "is not computed here" in bounded.results[1].reason
     unbounded = summarize(problems, [1000, 2000])   # the command line and the Python API: no bound
     assert all(row.se_fixed is not None for row in unbounded.results)
+
+
+# --- issue 25: the planner's sums priced within the request's work (LIMITS.plan_work) ----------------------------
+
+PLAN_LINK = f"counts=10000000:1900000,10000001:1900000&k={NEAR_1_9M}"   # the 221-character link without tau
+
+
+@pytest.fixture
+def planned(monkeypatch):
+    """What the planner summed: its search's overlap x pair terms, and the ks of its noise at the samples there are."""
+    done = Counter()
+    real_misses, real_variance = passk.planner._Noise._misses_at, passk.planner.expected_variance
+
+    def misses_at(noise, k, overlaps):
+        done["terms"] += overlaps.size * noise.samples.size
+        return real_misses(noise, k, overlaps)
+
+    def expected_variance(samples, correct, k, prior, at=None):
+        done[k] += 1
+        return real_variance(samples, correct, k, prior, at)
+    monkeypatch.setattr(passk.planner._Noise, "_misses_at", misses_at)
+    monkeypatch.setattr(passk.planner, "expected_variance", expected_variance)
+    return done
+
+
+def far_counts(problems, run):
+    """A run whose every task has its own n near 10^12: a window of the noise model per task."""
+    return "task_id,n,c\n" + "".join(f"p{i},{10**12 - 7 * i - run},{(7919 * i + run) % 10**6 + 1}\n"
+                                     for i in range(problems))
+
+
+def test_the_221_character_link_plans_every_k_with_a_few_windows_each(app, planned):
+    response = send(app, get("/benchmark", PLAN_LINK))
+    html = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200 and "not worked out here" not in html
+    assert html.count("samples per problem (") == 20   # each k's answer: "N samples per problem (M more in all)"
+    # 2 pairs × windows of about 12,000 overlaps, a handful of sample counts a k (one numpy call an overlap took
+    # 3.5 s)
+    assert 0 < planned["terms"] <= 20 * 8 * 12_000 * 2
+
+
+def test_a_benchmark_s_plan_past_the_request_s_work_is_left_to_the_command_line(app, planned, monkeypatch):
+    monkeypatch.setattr(passk.report, "LIMITS", dataclasses.replace(LIMITS, plan_work=1))
+    html = unescape(send(app, get("/benchmark", PLAN_LINK)).get_data(as_text=True))
+    assert html.count("are not worked out here") == 20 and planned["terms"] == 0
+    assert "the passk command plans it without limits (`passk FILES -k 1900000 --target 1`)" in html
+
+
+def test_the_benchmark_api_bounds_its_plan_too(app, planned, monkeypatch):
+    monkeypatch.setattr(passk.limits, "LIMITS", dataclasses.replace(LIMITS, plan_work=1))   # as inputs.py reads it
+    body = {"problems": [{"task_id": f"t{i}", "n": 10_000_000 + i, "c": 1_900_000} for i in range(2)],
+            "k": [1_900_000]}
+    response = send(app, post_body("/api/v1/benchmark", json.dumps(body).encode(), "application/json"))
+    (row,) = response.json["planner"]
+    assert row["samples_per_problem"] is None and planned["terms"] == 0
+    assert any("are not worked out here" in sentence for sentence in row["sentences"])
+
+
+def test_the_compare_page_s_plan_stops_at_the_request_s_work_before_summing_more(app, planned):
+    files = [("file_a", "a.csv", far_counts(40_000, 0).encode()), ("file_b", "b.csv", far_counts(40_000, 1).encode())]
+    html = unescape(send(app, post_form("/compare", fields=[("k", "1,10,100")], files=files)).get_data(as_text=True))
+    # each run's noise at the samples there are: a window of 1 overlap a task at k = 1 and of 11 at k = 10 and 100
+    # (passk.planner.VARIANCE_COST each), 2 × 40,000 tasks: k = 1 and 10 fit, 100 would pass LIMITS.plan_work
+    assert sorted(key for key in planned if isinstance(key, int)) == [1, 10]
+    assert "What more samples would buy at pass@100 is not worked out here" in html
+    assert "(`passk --runs FILE_A FILE_B -k 100 --detect 1`)" in html
+
+
+def test_the_compare_api_bounds_the_plan_it_is_asked_for(app, planned, monkeypatch):
+    monkeypatch.setattr(passk.web.api, "LIMITS", dataclasses.replace(LIMITS, plan_work=1))
+    files = [("a", "a.csv", far_counts(100, 0).encode()), ("b", "b.csv", far_counts(100, 1).encode())]
+    response = send(app, post_form("/api/v1/compare", fields=[("k", "1"), ("difference", "1")], files=files))
+    (answer,) = response.json["planner"]
+    assert answer["detectable"] is not None and answer["detectable_fixed"] is None and not planned
+    assert any("not worked out here" in sentence for sentence in answer["sentences"])
