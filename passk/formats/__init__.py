@@ -63,7 +63,7 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
     if not _names_runs(name):
         _check_choice("suite", suite, SUITES)
     if name in LINE_READERS:
-        chunks = line_chunks(head, stream, max_lines)
+        chunks = line_chunks(head, stream, max_lines, budget, LINE_READERS[name].COST)
         if hasattr(READERS[name], "read_run"):   # a file of runs named by suite, or with warnings of its own
             reader: RunReader = READERS[name]
             problems, warnings = reader.read_run(chunks, suite, max_problems)

@@ -115,6 +115,19 @@ def problem(task_id: str, n: int, c: int, where: str) -> Problem:
     return Problem(task_id, n, c)
 
 
+def plain_problem(task_id: str, n_text: str, c_text: str) -> Problem | None:
+    """The problem of a row (a CSV row, a pasted line) that passes every check at a glance (a task id of 1 to
+    LIMITS.task_id_chars characters, counts of 1 to 12 ASCII digits, 0 <= c <= n and n > 0), else None: the row is
+    checked in full, to name what is wrong.
+    (A cell or word is stripped, and decoded UTF-8 holds no surrogate, so task_id_of would keep such an id as it
+    is.)"""
+    if not (0 < len(task_id) <= LIMITS.task_id_chars and 0 < len(n_text) <= 12 and 0 < len(c_text) <= 12
+            and n_text.isascii() and n_text.isdigit() and c_text.isascii() and c_text.isdigit()):
+        return None
+    n, c = int(n_text), int(c_text)
+    return Problem(task_id, n, c) if 0 <= c <= n and n > 0 else None
+
+
 def append(problems: list[Problem], problem: Problem, limit: int | None) -> None:
     """Add problem to the list, refusing more than limit problems (None: any number)."""
     if limit is not None and len(problems) >= limit:

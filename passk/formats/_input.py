@@ -8,6 +8,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import AnyStr, Protocol, TypeAlias
 
+from passk.formats import _cost
 from passk.formats._core import JSON, FormatError, show
 from passk.limits import LARGER_RUNS, LIMITS, Budget, TooLarge, size, too_many_lines
 
@@ -99,6 +100,7 @@ class Gunzipped:
         self._left -= len(data)
         if self._budget is not None:
             self._budget.spend_unpacked(len(data))
+            self._budget.spend_work(len(data) * _cost.UNPACK_BYTE)
         if self._left < 0:
             raise FormatError(f"The gzip-compressed input unpacks to more than {size(self.max_bytes)}, the most "
                               "that is read; send counts per problem (task_id,n,c) or part of the file.")
@@ -121,19 +123,54 @@ class Joined:
         return data
 
 
-def line_chunks(head: bytes, stream: Stream, max_lines: int | None = None) -> Iterator[bytes]:
-    """Yield head, then pieces of stream of about PEEK_BYTES that each end at the end of a line.
+class Chunks:
+    """A line format's input: pieces of whole lines (iterate it), and the request's budget their reading is spent
+    from. line_chunks spends each piece's bytes and lines before it is read; a reader of JSON lines spends the
+    values it builds (spend_values, with passk.formats._cost.json_line_work)."""
+
+    def __init__(self, pieces: Iterator[bytes], budget: Budget | None) -> None:
+        self._pieces, self._budget = pieces, budget
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self._pieces
+
+    def spend(self, microseconds: float) -> None:
+        if self._budget is not None:
+            self._budget.spend_work(microseconds)
+
+
+def spend(chunks: Iterable[bytes], microseconds: float) -> None:
+    """Spend microseconds of reading from the budget of chunks, when they are Chunks (lines read with a budget)."""
+    if isinstance(chunks, Chunks):
+        chunks.spend(microseconds)
+
+
+def line_chunks(head: bytes, stream: Stream, max_lines: int | None = None, budget: Budget | None = None,
+                cost: _cost.LineCost = _cost.TEXT) -> Chunks:
+    """Pieces of head and stream of about PEEK_BYTES that each end at the end of a line, read within budget.
 
     Refuses input of more than max_lines lines, counting as it goes, and then
-    (a web request) lines longer than LIMITS.line_bytes too.
+    (a web request) lines longer than LIMITS.line_bytes too. With a budget (None: none), each piece's reading,
+    priced by cost (the format's), is spent before it is read: past the budget, TooLarge. (A file's size alone
+    says too little to refuse it before reading: a line of values costs five times a line of text, and a blank
+    line next to nothing.)
     """
+    return Chunks(_pieces(head, stream, max_lines, budget, cost), budget)
+
+
+def _pieces(head: bytes, stream: Stream, max_lines: int | None, budget: Budget | None,
+            cost: _cost.LineCost) -> Iterator[bytes]:
+    """The pieces of line_chunks."""
     longest = None if max_lines is None else LIMITS.line_bytes
     lines = 0
     chunk = head if head.endswith(b"\n") else head + _rest_of_line(stream, head, longest, head.count(b"\n") + 1)
     while chunk:
-        lines += chunk.count(b"\n")
+        count = chunk.count(b"\n")
+        lines += count
         if max_lines is not None and lines > max_lines:
             raise FormatError(too_many_lines(max_lines))
+        if budget is not None:
+            budget.spend_work(cost.of(chunk, count))
         yield chunk
         chunk = stream.read(PEEK_BYTES)
         if chunk and not chunk.endswith(b"\n"):
@@ -236,7 +273,10 @@ def json_line(text: str, number: int, expected: str = "an object") -> dict[str, 
 
 
 def json_lines(chunks: Iterable[bytes], expected: str = "an object") -> Iterator[tuple[int, dict[str, JSON]]]:
-    """Yield (line number, object) for every line of a JSON-lines file that is not blank (see json_line)."""
+    """Yield (line number, object) for every line of a JSON-lines file that is not blank (see json_line), each
+    line's values spent from the budget of chunks (Chunks) once built."""
     for number, text in text_lines(chunks):
         if text.strip():
-            yield number, json_line(text, number, expected)
+            record = json_line(text, number, expected)
+            spend(chunks, _cost.json_line_work(record))
+            yield number, record

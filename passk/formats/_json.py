@@ -16,11 +16,13 @@ from itertools import islice
 
 import ijson
 
+from passk.formats import _cost
 from passk.formats._core import JSON, FormatError
 from passk.formats._input import Readable, load_json
 from passk.limits import LARGER_RUNS, LIMITS, Budget, MiB, TooLarge, size
 
 CHUNK = 256 * 1024         # read at once; ijson builds the events of a chunk before yielding the first
+SMALLEST_PIECE = 1024      # read at once from a document known to be shorter than CHUNK
 RETRACE_BYTES = 1 * MiB    # a document this short that yajl refuses is read again by json, for its exact message
 MAX_KEPT_TEXT = LIMITS.task_id_chars + 1
 TEXT_TOKEN_CHARACTERS = 32  # a kept string costs one token more for each this many characters
@@ -39,9 +41,12 @@ def parse_json(stream: Readable, budget: Budget | None = None, only: Collection[
     where: how error messages name the document. A document of more than
     max_bytes (None: no limit) is refused.
     """
-    feed = _Feed(stream, max_bytes, None if budget is None else budget.limits.json_stretch_bytes)
+    feed = _Feed(stream, max_bytes, budget)
+    # a document known to be short (an archive member) is read in one piece of its size: yajl's buffer is set up
+    # for each document, and a whole CHUNK costs more than a sample of an .eval log takes to read
+    buf_size = CHUNK if max_bytes is None else min(CHUNK, max(max_bytes + 1, SMALLEST_PIECE))
     try:
-        document, tokens = _build(ijson.basic_parse(feed, use_float=True, buf_size=CHUNK), budget, only)
+        document, tokens = _build(ijson.basic_parse(feed, use_float=True, buf_size=buf_size), budget, only)
     except ijson.JSONError as error:
         if feed.retraced is None:   # too long to read again: yajl's own words
             raise FormatError(_placed(f"The input is not valid JSON: {_reason(error)}.", where)) from None
@@ -54,6 +59,29 @@ def parse_json(stream: Readable, budget: Budget | None = None, only: Collection[
         tokens = _tokens_of(document)
     if budget is not None:
         budget.spend_tokens(tokens)
+        budget.spend_work(tokens * _cost.JSON_TOKEN)
+    return document
+
+
+def parse_short(content: bytes, budget: Budget | None = None, only: Collection[str] | None = None,
+                where: str = "The input") -> JSON:
+    """A short document (at most RETRACE_BYTES, read whole: an archive member), as parse_json reads it but by json.
+
+    The same values but whole strings, the same tokens spent and json's errors, as parse_json gives a short
+    document; its top-level keys outside only are dropped once read. Setting up ijson's parser costs more than a
+    short document takes to read (a sample of an .eval log: about 10 µs against 3).
+    """
+    if budget is not None:
+        budget.spend_work(len(content) * _cost.JSON_BYTE + content.count(b"\\") * _cost.JSON_ESCAPE)
+    document = _retraced(content, where)
+    tokens = _tokens_of(document)
+    if budget is not None:
+        if tokens > budget.tokens:
+            raise TooLarge(budget.too_many_tokens())
+        budget.spend_tokens(tokens)
+        budget.spend_work(tokens * _cost.JSON_TOKEN)
+    if only is not None and isinstance(document, dict):
+        document = {key: value for key, value in document.items() if key in only}
     return document
 
 
@@ -158,14 +186,16 @@ def _reason(error: Exception) -> str:
 class _Feed:
     """The stream ijson reads: refused past max_bytes, and its first RETRACE_BYTES kept in case yajl refuses it.
 
-    Refused too past longest_stretch bytes without a string's closing quote (None: any): yajl lexes a value
-    split over chunks again from its start, so a value n bytes long costs about n² / CHUNK (64 MiB: 15 s).
+    With a budget, each piece read is spent from its reading work, and a stretch of more than its limits'
+    json_stretch_bytes without a string's closing quote is refused: yajl lexes a value split over chunks again from
+    its start, so a value n bytes long costs about n² / CHUNK (64 MiB: 15 s).
     """
 
     retraced: bytes | None   # what was read, while it is no more than RETRACE_BYTES; then None
 
-    def __init__(self, stream: Readable, max_bytes: int | None, longest_stretch: int | None) -> None:
-        self._stream, self._max_bytes, self._longest_stretch = stream, max_bytes, longest_stretch
+    def __init__(self, stream: Readable, max_bytes: int | None, budget: Budget | None) -> None:
+        self._stream, self._max_bytes, self._budget = stream, max_bytes, budget
+        self._longest_stretch = None if budget is None else budget.limits.json_stretch_bytes
         self._left, self.retraced, self._stretch = max_bytes, b"", 0
 
     def read(self, amount: int = -1) -> bytes:
@@ -176,6 +206,8 @@ class _Feed:
                 assert self._max_bytes is not None   # _left counts it down
                 raise TooLarge(f"The JSON input holds more than {size(self._max_bytes)} of JSON, the most one "
                                f"document may hold; send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+        if self._budget is not None:   # an escape costs yajl more than any other byte
+            self._budget.spend_work(len(data) * _cost.JSON_BYTE + data.count(b"\\") * _cost.JSON_ESCAPE)
         ended = data.count(b'"') > data.count(b'\\"')   # a quote ending a string (\\" is rare)
         if self._longest_stretch is None or ended:
             self._stretch = 0

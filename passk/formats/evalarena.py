@@ -18,6 +18,7 @@ says so and what to add, rather than read as a guess.
 from collections.abc import Iterable, Sequence
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, count, field, problem, show, tallied, task_id_of
+from passk.formats import _cost
 from passk.formats._input import json_lines
 from passk.formats.evalplus import SUITES
 from passk.limits import too_many_problems
@@ -28,6 +29,7 @@ LABEL = "eval-arena"   # the tool, as people name it
 TITLE = 'eval-arena JSONL ({"model", "example_id", "correct", "count"} a line)'
 SIGNATURE = 'JSONL lines with "example_id" and "correct"'   # what detection looks for
 SOURCE = "eval-arena (crux-eval/eval-arena) per-question records"
+COST = _cost.JSON_LINES   # what reading a line and a byte of it costs
 MODELS_NAMED = 5   # models named when a file holds several
 EVERY = "\x00every record"   # read_models' key for all records together (no model name holds a NUL)
 PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written with fewer digits

@@ -11,6 +11,7 @@ a file must hold one model's run of one evaluation.
 from collections.abc import Iterable
 
 from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, field, show, tallied
+from passk.formats import _cost
 from passk.formats._input import json_lines
 from passk.formats.registry import register
 
@@ -19,6 +20,7 @@ LABEL = "Every Eval Ever"   # the tool, as people name it
 TITLE = "Every Eval Ever instance-level JSONL"
 SIGNATURE = 'JSONL lines with "schema_version", "sample_id" and "evaluation"'   # what detection looks for
 SOURCE = "Every Eval Ever (evaleval/every_eval_ever) instance-level JSONL"
+COST = _cost.JSON_LINES   # what reading a line and a byte of it costs
 SCHEMA = "0.2."   # the schema versions read
 PASS_RULE = ("Every Eval Ever: a sample passes when its evaluation.is_correct is true "
              "(evaluation.score is not read).")

@@ -25,11 +25,12 @@ import zlib
 from collections.abc import Collection, Iterable, Iterator
 from typing import BinaryIO
 
+from passk.formats import _cost
 from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, count, field, key_path, show, tallied
 from passk.formats._core import task_id_of
-from passk.formats._json import parse_json
+from passk.formats._json import RETRACE_BYTES, parse_json, parse_short
 from passk.formats.registry import register
-from passk.limits import LIMITS, Budget, Limits, MiB, TooLarge
+from passk.limits import LARGER_RUNS, LIMITS, Budget, Limits, MiB, TooLarge, size
 
 if sys.version_info >= (3, 14):
     import zipfile
@@ -49,6 +50,7 @@ END_RECORD, ZIP64_LOCATOR = 22, 20   # bytes of the end of central directory rec
 SAMPLE_KEYS = frozenset(("id", "epoch", "scores", "score", "error"))   # what is kept of a sample
 HEADER_KEYS = frozenset(("version", "status"))   # what is kept of the header
 PASSES, FAILS = ("C",), ("I", "P", "N")
+SCORED = PASSES + FAILS
 SAMPLE_MEMBER = re.compile(r"samples/.+_epoch_[0-9]+\.json", re.DOTALL)
 PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
 
@@ -85,7 +87,7 @@ def read_archive(file: BinaryIO, limit: int | None,
     declares, and of a sample only the keys counted are kept.
     """
     limits = LIMITS if budget is None else budget.limits
-    _check_declared_members(file, limits)
+    _check_declared_members(file, limits, budget)
     try:
         archive = zipfile.ZipFile(file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
@@ -127,27 +129,51 @@ def _count(samples: Iterable[tuple[str, JSON]], header: JSON, limit: int | None)
     scorers: list[str] | None
     scorers, errored = None, 0
     for path, sample in samples:
-        sample_id = task_id_of(field(sample, "id", _at(path)), _at(path, "id"))
-        epoch = count(field(sample, "epoch", _at(path)), "epoch", _at(path, "epoch"))
-        named = f"sample {show(sample_id)}, epoch {epoch},"
+        glanced = _glance(sample)
+        if glanced is None:   # something to refuse, or an id or epoch written unusually: the full checks
+            sample_id = task_id_of(field(sample, "id", _at(path)), _at(path, "id"))
+            epoch = count(field(sample, "epoch", _at(path)), "epoch", _at(path, "epoch"))
+        else:
+            sample_id, epoch = glanced
         earlier = seen.setdefault((sample_id, epoch), path)
         if earlier != path:
-            raise FormatError(f"{_at(path)}: {named} appears twice (also at {earlier}); each epoch of a sample "
-                              "is counted once.")
+            raise FormatError(f"{_at(path)}: {_named(sample_id, epoch)} appears twice (also at {earlier}); each "
+                              "epoch of a sample is counted once.")
         scores = _scores(sample)
         if not scores and sample.get("error") is not None:
             errored += 1
             continue
         if not isinstance(scores, dict) or not scores:
-            raise FormatError(f"{_at(path, 'scores')}: {named} has no scores; score the log first (inspect score) "
-                              "and give the scored log.")
+            raise FormatError(f"{_at(path, 'scores')}: {_named(sample_id, epoch)} has no scores; score the log "
+                              "first (inspect score) and give the scored log.")
         scorers = scorers or list(scores)
-        add_sample(tally, sample_id, _passed(scores, scorers[0], path, named), _at(path, "id"), limit)
+        add_sample(tally, sample_id, _passed(scores, scorers[0], path, sample_id, epoch), _at(path, "id"), limit)
         epochs[sample_id] = epochs.get(sample_id, 0) + 1
     if not tally:
         raise FormatError(_nothing_scored(errored))
     assert scorers is not None   # set by the first sample counted, and one was
     return tallied(tally), _notes(header, scorers, epochs.values(), errored)
+
+
+def _glance(sample: JSON) -> tuple[str, int] | None:
+    """(sample id, epoch) of a sample whose id (a string or a whole number) and epoch (a whole number) pass
+    task_id_of's and count's checks at a glance, else None: the sample is checked in full."""
+    if type(sample) is not dict:
+        return None
+    sample_id, epoch = sample.get("id"), sample.get("epoch")
+    if type(sample_id) is int:
+        sample_id = str(sample_id)
+    elif not (type(sample_id) is str and 0 < len(sample_id) <= LIMITS.task_id_chars and sample_id.isascii()
+              and not sample_id.isspace()):   # an ASCII string holds no surrogate
+        return None
+    if type(epoch) is not int or not 0 <= epoch <= LIMITS.largest_count:
+        return None
+    return sample_id, epoch
+
+
+def _named(sample_id: str, epoch: int) -> str:
+    """A sample and epoch, as an error names them."""
+    return f"sample {show(sample_id)}, epoch {epoch},"
 
 
 def _scores(sample: JSON) -> JSON:
@@ -157,8 +183,13 @@ def _scores(sample: JSON) -> JSON:
     return sample.get("scores")
 
 
-def _passed(scores: dict[str, JSON], scorer: str, path: str, named: str) -> bool:
+def _passed(scores: dict[str, JSON], scorer: str, path: str, sample_id: str, epoch: int) -> bool:
     """True for a pass ("C", 1, true), False for a fail ("I", "P", "N", 0, false); any other value is an error."""
+    score = scores.get(scorer)
+    value = score.get("value") if type(score) is dict else None
+    if value.__class__ is str and value in SCORED:   # the common score, read at a glance
+        return value in PASSES
+    named = _named(sample_id, epoch)
     if scorer not in scores:
         raise FormatError(f"{_at(path, 'scores')}: {named} has no score from {show(scorer)}, the scorer used "
                           "(the first of the log's); every sample needs one.")
@@ -218,8 +249,9 @@ def _is_sample(name: str) -> bool:
     return SAMPLE_MEMBER.fullmatch(name) is not None
 
 
-def _check_declared_members(file: BinaryIO, limits: Limits) -> None:
-    """Refuse a zip whose end record declares more than limits.archive_members members, before zipfile lists all."""
+def _check_declared_members(file: BinaryIO, limits: Limits, budget: Budget | None) -> None:
+    """Refuse a zip whose end record declares more than limits.archive_members members, or more than the budget's
+    reading work can open, before zipfile lists them."""
     length = file.seek(0, io.SEEK_END)
     file.seek(max(0, length - END_RECORD - 0xFFFF - ZIP64_LOCATOR))   # the end record, its comment, the locator
     tail = file.read()
@@ -235,6 +267,8 @@ def _check_declared_members(file: BinaryIO, limits: Limits) -> None:
             members = int.from_bytes(record[32:40], "little")
     if members > limits.archive_members:
         raise _too_many_members(members, limits)
+    if budget is not None and members * _cost.MEMBER > budget.work:
+        raise TooLarge(_too_costly(members, members * _cost.MEMBER, budget))
 
 
 def _check_entries(members: list[zipfile.ZipInfo], budget: Budget | None, limits: Limits) -> None:
@@ -260,6 +294,21 @@ def _check_entries(members: list[zipfile.ZipInfo], budget: Budget | None, limits
                        f"{limits.unpacked_bytes // MiB:,} MiB that is read; split the evaluation into smaller logs.")
     if budget is not None:
         budget.spend_unpacked(unpacked)
+        opening = len(members) * _cost.MEMBER + unpacked * _cost.UNPACK_BYTE
+        if opening + unpacked * _cost.JSON_BYTE > budget.work:   # its JSON is spent as it is read: it would not fit
+            raise TooLarge(_too_costly(len(members), opening + unpacked * _cost.JSON_BYTE, budget, unpacked))
+        budget.spend_work(opening)
+
+
+def _too_costly(members: int, work: float, budget: Budget, unpacked: int | None = None) -> str:
+    """The refusal of an archive whose reading, estimated from its entries (work, in microseconds), passes what
+    the budget has left."""
+    content = "" if unpacked is None else f", with their {size(unpacked)} of JSON,"
+    return (f"The zip archive has {members:,} members; opening and counting each costs about {_cost.MEMBER:g} µs, "
+            f"so reading them{content} would take about {work / 1e6:.2g} s of computing, more than is left of "
+            f"the {budget.limits.read_work / 1e6:g} s one request may spend reading (all of its files together); "
+            "an Inspect .eval log has one per sample and epoch, so split the evaluation into smaller logs, or "
+            f"{LARGER_RUNS}.")
 
 
 def _too_many_members(members: int, limits: Limits) -> FormatError:
@@ -282,6 +331,8 @@ def _member_json(archive: zipfile.ZipFile, member: zipfile.ZipInfo, budget: Budg
     name = member.filename
     try:
         with archive.open(member) as stream:
+            if member.file_size <= RETRACE_BYTES:   # read whole, never past its declared size
+                return parse_short(stream.read(member.file_size), budget, only, where=f"In {name}")
             return parse_json(stream, budget, only, where=f"In {name}", max_bytes=member.file_size)
     except NotImplementedError:
         raise FormatError(f"In {name}: the member is compressed with zip method {member.compress_type}, which is "

@@ -14,6 +14,7 @@ from collections.abc import Hashable, Iterable
 
 from passk.formats._core import (JSON, FormatError, Problem, Tally, Vote, answer_of, field, show, tallied,
                                 task_id_of)
+from passk.formats import _cost
 from passk.formats._input import json_lines
 from passk.formats.evalplus import SUITES
 from passk.formats.registry import register
@@ -24,6 +25,7 @@ LABEL = "lm-evaluation-harness"   # the tool, as people name it
 TITLE = "lm-evaluation-harness samples_*.jsonl"
 SIGNATURE = 'JSONL lines with "doc_id" and "filter" or "resps"'   # what detection looks for
 SOURCE = "lm-evaluation-harness (EleutherAI/lm-evaluation-harness) --log_samples"
+COST = _cost.JSON_LINES   # what reading a line and a byte of it costs
 KNOWN_METRICS = ("exact_match", "acc", "acc_norm")   # read when a line (older lm-eval) has no "metrics"
 FILTERS_NAMED = 5
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field as dataclass_field
 
 from passk.formats._core import JSON, FormatError, Problem, answer_of, show, task_id_of
+from passk.formats import _cost
 from passk.formats._input import json_lines
 from passk.formats.registry import register
 from passk.limits import too_many_problems
@@ -35,6 +36,7 @@ LABEL = "NeMo-Skills"   # the tool, as people name it
 TITLE = "NeMo-Skills output-rs<seed>.jsonl"
 SIGNATURE = 'JSONL lines with "predicted_answer" or a verdict such as "symbolic_correct"'   # what detection looks for
 SOURCE = "NeMo-Skills (NVIDIA/NeMo-Skills) ns eval output-rs<seed>.jsonl"
+COST = _cost.JSON_LINES   # what reading a line and a byte of it costs
 VERDICTS = ("symbolic_correct", "judge_correct", "judgement", "is_correct")   # in the order one is chosen
 ANSWER = "predicted_answer"
 OTHER_LAYOUTS = ("task_id", "example_id", "doc_id", "sample_id")   # lines of human-eval, eval-arena, lm-eval, EEE

