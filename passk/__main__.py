@@ -5,15 +5,19 @@ the models of one eval-arena file of several, with no limit on their number;
 with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference;
 `passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.curves), and
 `passk --runs BASELINE NEW --fail-if-worse [K]` exits with status 1 when NEW is significantly worse at pass@K.
+Without -k, the default ks (1, 10, 100) are kept only where every problem has that many samples; a k asked for with -k
+that is undefined (some problem has fewer samples) is answered, with why, and the exit status is 3.
 `passk output-rs*.jsonl [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.metrics), and
 `--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON.
 
 Also run as ``python -m passk``. Standard output holds only the answer, in the format -o chooses (passk.output:
 the terminal's table, CSV or TSV for scripts, the API's JSON, or Markdown or LaTeX for a paper); warnings and
-errors go to standard error, each line starting "passk:".
+errors go to standard error, each line starting "passk:". Ctrl-C stops it with status 130 and one line, no
+traceback; a reader that stops early (`passk FILE | head -1`) ends the answer quietly.
 """
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
@@ -33,7 +37,15 @@ EXIT_STATUS = """exit status:
      get different group letters); one line on standard error says so
   2  bad input: a file that cannot be read or holds no results, a bad k,
      options that do not go together, or a --fail-if-worse k at which the
-     runs cannot be compared; one line on standard error says what"""
+     runs cannot be compared; one line on standard error says what
+  3  a k given with -k is undefined (some problem, of some run, has fewer
+     than k samples): the answer is printed, each such k with why; the
+     default ks leave such a k out instead, saying so (with --fail-if-worse,
+     its status stands)
+130  interrupted (Ctrl-C)"""
+
+INTERRUPTED = 130   # 128 + SIGINT, as a shell reports a program that Ctrl-C stopped
+READER_GONE = 141   # 128 + SIGPIPE: standard output's (or standard error's) reader went away mid-way
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -60,8 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="each FILE is a whole run of its own: rank the runs per k, compare every pair on "
                              "their shared problems (p-values Holm-adjusted) and group those that cannot be "
                              "told apart at 5%%")
-    parser.add_argument("-k", default=",".join(map(str, DEFAULT_KS)),
-                        help="comma-separated budgets k (default: %(default)s)")
+    parser.add_argument("-k", default=None,
+                        help=f"comma-separated budgets k (default: {','.join(map(str, DEFAULT_KS))}, less those "
+                             "larger than the fewest samples of a problem; a k given here that some problem "
+                             "cannot answer is shown undefined, with exit status 3)")
     parser.add_argument("--suite", default=None,
                         help=f"EvalPlus suite: {' or '.join(SUITES)}, base tests only or base and plus (default: "
                              "plus); for a file of several runs, the run: an lm-eval filter (default: the first)")
@@ -163,7 +177,17 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     errors and, when it is a terminal, the progress bar. The arguments are read before passk.cli, and with it
     numpy's and scipy's computing, is imported: `passk --version` and `passk --help` need none of it."""
     stderr = stderr or sys.stderr
-    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv), stderr)
+    except KeyboardInterrupt:   # Ctrl-C: a quiet stop (the progress bar is wiped as the files close)
+        _said("passk: interrupted\n", stderr)
+        return INTERRUPTED
+    except BrokenPipeError:   # a reader gone (standard error's too): nobody is left to tell
+        _silenced()
+        return READER_GONE
+
+
+def _main(argv: list[str], stderr: TextIO) -> int:
     if argv[:1] == ["export-html"]:   # a command of its own, with its own arguments (passk.export)
         from passk import export
         return export.main(argv[1:], sys.stdout, stderr)
@@ -174,6 +198,25 @@ def main(argv: Sequence[str] | None = None, *, stderr: TextIO | None = None) -> 
     args = parser.parse_args(argv)
     from passk import cli
     return cli.run(parser, args, stderr)
+
+
+def _said(text: str, stream: TextIO) -> None:
+    """Write text to stream, saying nothing when the stream is gone."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _silenced() -> None:
+    """Point standard output and standard error at os.devnull, so that flushing them at exit raises nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError, AttributeError):   # a stream with no descriptor (a test's StringIO)
+            pass
 
 
 if __name__ == "__main__":

@@ -23,13 +23,17 @@ Examples
 import contextlib
 import io
 import os
+import re
+import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from typing import IO, Any, TypeAlias, cast
 
 from passk import benchmark
 from passk.benchmark import KComparison, KResult, Retries
 from passk.calculator import printable
+from passk.estimator import MAX_N
 from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Parsed, Problem, by_position, read_files
 from passk.formats._input import Source
 from passk.majority import TIES, Tie
@@ -43,7 +47,7 @@ from passk import notebook
 Readable: TypeAlias = "str | os.PathLike[str] | IO[bytes]"   # a path (.gz and the rest as on the command line)
                                                             # or a binary file
 RunLike: TypeAlias = "Run | str | os.PathLike[str] | IO[bytes]"   # a Run, or what read() reads into one
-Ks: TypeAlias = "int | Iterable[int]"
+Ks: TypeAlias = "int | Iterable[int] | str"   # 10, [1, 10], or "1,10" as the command's -k takes them
 
 
 @dataclass(frozen=True)
@@ -215,8 +219,59 @@ def _as_run(run: RunLike) -> Run:
     return run if isinstance(run, Run) else read(run)
 
 
-def _ks(k: Ks) -> list[int]:
-    return [k] if isinstance(k, int) else list(k)
+K_FORMS = 'a whole number from 1 to 10^12, a list of them, or a string like "1,10"'
+_K_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
+
+
+def _shown(value: object) -> str:
+    """value's repr for a sentence, shortened when long (a list of a million ks)."""
+    shortened = reprlib.Repr()   # attributes, not arguments: Python 3.11's Repr takes none
+    shortened.maxstring, shortened.maxother, shortened.maxlist, shortened.maxtuple = 60, 60, 8, 8
+    return shortened.repr(value)
+
+
+def _ks(k: object, argument: str = "k") -> list[int]:
+    """The ks of an API call's k argument: an int, an iterable of ints, or a string as the command's -k takes it
+    ("1,10", "1 5 10"). Anything else is a ValueError of one sentence naming the argument, the value given (whole,
+    shortened when long) and what is taken."""
+    def refused(problem: str) -> ValueError:
+        return ValueError(f"{argument}={_shown(k)}: {problem}; give {K_FORMS}.")
+    values: list[object]
+    if isinstance(k, str):
+        if ends := _K_RANGE.fullmatch(k):   # -k takes lists only; range() says a range exactly
+            raise refused(f"a range is not taken as text (range({int(ends[1])}, {int(ends[2]) + 1}) is)")
+        tokens = [token for token in re.split(r"[\s,;]+", k) if token]
+        bad = next((token for token in tokens if not re.fullmatch(r"[+-]?[0-9]+", token)), None)
+        if bad is not None:
+            raise refused(f"{_shown(bad)} is not a whole number")
+        values = [int(token) for token in tokens]
+    elif isinstance(k, Integral) and not isinstance(k, bool):
+        values = [k]
+    elif isinstance(k, Iterable) and not isinstance(k, (bytes, bytearray, Mapping)):
+        values = list(k)
+    else:
+        raise refused(_not_a_k(k))
+    if not values:
+        raise refused("no k is given")
+    ks: list[int] = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            raise refused(_not_a_k(value))
+        if not 1 <= int(value) <= MAX_N:
+            raise refused(f"{int(value):,} is {'below 1 (pass@k draws k samples)' if value < 1 else 'above 10^12'}")
+        ks.append(int(value))
+    return ks
+
+
+def _not_a_k(value: object) -> str:
+    """Why value, which is not an int, is not a k."""
+    if isinstance(value, bool):
+        return f"{value} is a bool, not a number of samples"
+    if isinstance(value, Real) and float(value).is_integer():
+        return f"{value!r} is a {type(value).__name__}: write it as the int {int(float(value))}"
+    if isinstance(value, Real):
+        return f"{value!r} is not a whole number"
+    return "None is not a k" if value is None else f"a {type(value).__name__} is not a k"
 
 
 @dataclass(frozen=True)
@@ -281,8 +336,10 @@ def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie 
     Parameters
     ----------
     run : Run, or a path or binary file to read
-    k : int or iterable of int
-        The ks; pass@k is undefined (None, with the reason) where some problem has fewer than k samples.
+    k : int, iterable of int, or str
+        The ks: 10, [1, 10], or "1,10" as the command's -k takes them (a range of ks: range(1, 11)); pass@k is
+        undefined (None, with the reason) where some problem has fewer than k samples. Anything else (a bool, a
+        float, a k below 1 or above 10^12) is a ValueError naming it.
     tau : float, optional
         Adds G-Pass@k at this share (0 < tau <= 1) and mG-Pass@k (Summary.g_pass).
     tie : {"fractional", "wrong"}
@@ -368,7 +425,8 @@ def compare(a: RunLike, b: RunLike, k: Ks = (1, 10)) -> Comparison:
     Parameters
     ----------
     a, b : Run, or a path or binary file to read
-    k : int or iterable of int
+    k : int, iterable of int, or str
+        As summarize's.
 
     Returns
     -------
@@ -442,7 +500,8 @@ def rank(runs: Sequence[RunLike], k: Ks = (1, 10), names: Sequence[str | None] |
     ----------
     runs : sequence of Run, or paths or binary files to read
         Two runs or more, each a whole run.
-    k : int or iterable of int
+    k : int, iterable of int, or str
+        As summarize's.
     names : sequence of str, optional
         A name per run; a run without one is named after its file, else "run i".
 

@@ -1,16 +1,22 @@
 """The command line's work (passk.__main__ reads the arguments, then calls run): reading the FILEs, the
 terminal's tables and the JSON (the other output formats: passk.output), rankings, plans, the curves over k and
---fail-if-worse's exit status."""
+the exit status (--fail-if-worse's, and 3 for a k asked for that is undefined).
+
+The terminal's answer fits the terminal's width (80 columns when standard output is not a terminal): a table
+wider than that is written a row at a time as "heading: value" items, and a longer sentence is wrapped."""
 
 import argparse
 import contextlib
 import io
 import json
 import os
+import shutil
 import stat
 import sys
+import textwrap
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
 from passk.benchmark import KResult, Summary, compare, parse_ks
@@ -18,6 +24,7 @@ from passk.columns import (CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR
                            RESULT_COLUMNS, TERMINAL, Column, cells, headings)
 from passk.curves import METHOD, curves_of
 from passk.display import p_value, plural, points as in_points
+from passk.estimator import DEFAULT_KS
 from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena, read_files
 from passk.formats.evalarena import SeveralModels
@@ -30,6 +37,60 @@ from passk.report import Opener, Report, rank_uploads, report_from_files
 
 STDIN = "-"
 CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
+UNDEFINED_K = 3     # the exit status when a k given with -k is undefined (passk.__main__.EXIT_STATUS)
+NARROWEST = 40      # columns the terminal's answer is fitted to at the least, however narrow the terminal
+
+
+def terminal_width() -> int:
+    """The columns the terminal's answer may take: the terminal's (standard output's, or $COLUMNS), 80 when
+    standard output is not a terminal, at least NARROWEST."""
+    return max(shutil.get_terminal_size((80, 24)).columns, NARROWEST)
+
+
+@dataclass
+class DefaultKs:
+    """The ks when -k is not given: DEFAULT_KS, less those larger than the fewest samples a problem has (pass@k
+    needs k samples of every problem), once the problems are read; left_out holds those left out."""
+
+    ks: list[int] = field(default_factory=lambda: list(DEFAULT_KS))
+    left_out: list[int] = field(default_factory=list)
+    fewest: int = 0   # the fewest samples a problem has, once narrowed
+
+    def narrow(self, fewest: int, keep: Iterable[int] = ()) -> None:
+        """Leave out, in place, the ks above fewest samples (but those in keep, and always the first)."""
+        kept = [k for index, k in enumerate(self.ks) if k <= fewest or k in keep or index == 0]
+        self.left_out = [k for k in self.ks if k not in kept]
+        self.ks[:] = kept
+        self.fewest = fewest
+
+    def check(self, problems: Sequence[Problem]) -> None:
+        """passk.report.report_from_files' check: narrow the ks before anything is computed with them."""
+        self.narrow(min((problem.n for problem in problems), default=0))
+
+    def note(self) -> str | None:
+        """The line for standard error that says which default ks were left out and why (None: none was)."""
+        if not self.left_out:
+            return None
+        named = " and ".join([", ".join(f"{k:,}" for k in self.left_out[:-1]), f"{self.left_out[-1]:,}"]
+                             if len(self.left_out) > 1 else [f"{self.left_out[0]:,}"])
+        return (f"note: k = {named} left out of the default ks ({', '.join(map(str, DEFAULT_KS))}): pass@k needs "
+                f"k samples of every problem, and the fewest here is {self.fewest:,}; -k chooses the ks.")
+
+
+def fitted(text: str, width: int | None) -> str:
+    """text with each line longer than width wrapped at its spaces, the continuation indented two more than the
+    line (None: as it is). A word longer than width (a long path) stays whole."""
+    if width is None:
+        return text
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                               break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines)
 
 
 class Progress:
@@ -111,11 +172,13 @@ def watched(stream: BinaryIO, label: str, terminal: TextIO) -> BinaryIO | Progre
 
 
 def read(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | None,
-         terminal: TextIO | None = None, beside: Beside = Beside()) -> Report:
+         terminal: TextIO | None = None, beside: Beside = Beside(),
+         check: Callable[[list[Problem]], None] | None = None) -> Report:
     """The report for the FILEs (standard input for '-'), as the benchmark page makes it.
 
     suite: None for the default (plus), which then draws no warning for files without suites; beside: what to
-    compute beside pass@k (G-Pass@k's tau, maj@k's tie rule).
+    compute beside pass@k (G-Pass@k's tau, maj@k's tie rule); check(problems): called once they are read, before
+    anything is computed (DefaultKs.check narrows ks there).
     A progress bar is drawn on terminal (standard error) while a long file is read.
     """
     terminal = terminal or sys.stderr
@@ -125,7 +188,8 @@ def read(paths: Sequence[str], ks: Sequence[int], fmt: str | None, suite: str | 
         try:
             return report_from_files([(None if path == STDIN else path, opener)
                                       for path, (_, opener) in zip(paths, openers)],
-                                     ks, fmt, suite or "plus", suite_chosen=suite is not None, beside=beside)
+                                     ks, fmt, suite or "plus", suite_chosen=suite is not None, check=check,
+                                     beside=beside)
         except EmptyInput as error:
             if len(paths) > 1:   # read_files has named the file
                 raise
@@ -138,16 +202,17 @@ def _display_name(path: str) -> str:
 
 @contextlib.contextmanager
 def _opened(path: str, name: str, terminal: TextIO) -> Iterator[Opener]:
-    """open() for one FILE: each call gives its bytes from the start; the file is closed, the bar wiped, after."""
+    """open() for one FILE: each call gives its bytes from the start; the file is closed, the bar wiped, after.
+    Standard input and a file that cannot seek (a FIFO, bash's <(command)) are read once, into memory."""
     stream: BinaryIO | Progress | None = None
     try:
-        if path == STDIN:
-            stream = watched(sys.stdin.buffer, name, terminal)
-            data = stream.read()  # read once: EvalPlus files are read again for the other suite
-            yield lambda: io.BytesIO(data)
-            return
-        with open(path, "rb") as file:
+        with contextlib.ExitStack() as files:
+            file = sys.stdin.buffer if path == STDIN else files.enter_context(open(path, "rb"))
             stream = opened = watched(file, name, terminal)
+            if path == STDIN or not file.seekable():
+                data = opened.read()  # read once: EvalPlus files are read again for the other suite
+                yield lambda: io.BytesIO(data)
+                return
 
             def reopen() -> BinaryIO | Progress:
                 opened.seek(0)
@@ -160,31 +225,64 @@ def _opened(path: str, name: str, terminal: TextIO) -> Iterator[Opener]:
             stream.clear()
 
 
-def table(summary: Summary, format_name: str) -> str:
-    """The summary as lines of text for a terminal, each column as wide as its widest cell."""
+def table(summary: Summary, format_name: str, width: int | None = None) -> str:
+    """The summary as lines of text for a terminal, each column as wide as its widest cell (the table fitted to
+    width; its sentences are left for fitted to wrap)."""
     lines = [f"{summary.sizes()}, read as {format_name}", summary.statuses(), ""]
-    return "\n".join(lines + results_lines(summary.results))
+    return "\n".join(lines + results_lines(summary.results, width))
 
 
-def results_lines(results: Sequence[KResult]) -> list[str]:
+def results_lines(results: Sequence[KResult], width: int | None = None) -> list[str]:
     """The results under their header (passk.columns' terminal columns), right-aligned, each column as wide
-    as its widest cell; an undefined k is followed by why, and a note goes under its row."""
+    as its widest cell (wider than width: a row at a time, _laid_out); an undefined k is followed by why, and a
+    note goes under its row."""
     header = headings(TERMINAL, RESULT_COLUMNS)
-    rows = [cells(result, TERMINAL, RESULT_COLUMNS) for result in results]
-    widths = [max(map(len, column)) for column in zip(header, *rows)]
-
-    def line(row: Sequence[str | None]) -> str:
-        return "  ".join(str(cell).rjust(width) for cell, width in zip(row, widths)).rstrip()
-    lines = [line(header)]
-    for result, row in zip(results, rows):
+    rows = [[str(cell) for cell in cells(result, TERMINAL, RESULT_COLUMNS)] for result in results]
+    lead = max(len(row[0]) for row in [header, *rows])
+    lines, laid = _laid_out(header, rows, 0, width)
+    for result, row, row_lines in zip(results, rows, laid):
         if result.pass_at_k is None:
-            lines.append(f"{row[0]:>{widths[0]}}  {result.reason}")
+            lines.append(f"{row[0]:>{lead}}  {result.reason}")
             continue
-        lines.append(line(row))
-        lines += [f"{'':>{widths[0]}}  note: {note}" for note in (result.reason, result.coverage_note) if note]
+        lines += row_lines
+        lines += [f"{'':>{lead}}  note: {note}" for note in (result.reason, result.coverage_note) if note]
         if result.pass_hat and result.pass_hat.coverage_note not in (None, result.coverage_note):
-            lines.append(f"{'':>{widths[0]}}  note (pass^{result.k:,}): {result.pass_hat.coverage_note}")
+            lines.append(f"{'':>{lead}}  note (pass^{result.k:,}): {result.pass_hat.coverage_note}")
     return lines
+
+
+def _laid_out(header: Sequence[str], rows: Sequence[Sequence[str | None]], left: int,
+              width: int | None, lead: int = 1) -> tuple[list[str], list[list[str]]]:
+    """(the header's lines, each row's lines) of a table: the first `left` columns left-aligned, the rest
+    right-aligned, each as wide as its widest cell. A table wider than width has no header line, and each row is
+    its first `lead` cells as "heading: value", then the rest as such items packed into lines under it."""
+    texts = [[str(cell) for cell in row] for row in rows]   # the terminal's notation writes a missing value "—"
+    widths = [max(map(len, column)) for column in zip(header, *texts)]
+
+    def aligned(row: Sequence[str]) -> str:
+        return "  ".join(cell.ljust(size) if column < left else cell.rjust(size)
+                         for column, (cell, size) in enumerate(zip(row, widths))).rstrip()
+    lines = [aligned(row) for row in [header, *texts]]
+    if width is None or max(map(len, lines)) <= width:
+        return lines[:1], [[line] for line in lines[1:]]
+    return [], [[", ".join(f"{heading}: {cell}" for heading, cell in zip(header[:lead], row[:lead])),
+                 *_packed([f"{heading}: {cell}" for heading, cell in zip(header[lead:], row[lead:])], width, "    ")]
+                for row in texts]
+
+
+def _packed(items: Sequence[str], width: int, indent: str) -> list[str]:
+    """items parted by commas in lines of at most width characters (an item longer than that has a line of its
+    own), each line after indent; no item is split."""
+    lines: list[str] = []
+    line = ""
+    for index, item in enumerate(items):
+        piece = item + ("," if index < len(items) - 1 else "")
+        if line and len(indent) + len(line) + 1 + len(piece) > width:
+            lines.append(indent + line)
+            line = piece
+        else:
+            line = f"{line} {piece}" if line else piece
+    return lines + ([indent + line] if line else [])
 
 
 def read_as(report: Report) -> str:
@@ -193,16 +291,18 @@ def read_as(report: Report) -> str:
     return f"{name} ({report.source})" if report.source else name
 
 
-def text(report: Report) -> str:
-    """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results."""
-    parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""))]
+def text(report: Report, width: int | None = None) -> str:
+    """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results; fitted to width
+    columns (None: lines as long as they come)."""
+    parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""),
+                   width)]
     for suite, other in report.other_suites.items():
-        parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format).splitlines()[3:]))
+        parts.append(f"\nEvalPlus {suite} suite:\n" + "\n".join(table(other, report.format, width).splitlines()[3:]))
     retries = report.summary.retries
     if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
         parts.append(f"\n{retries['sentence']}")
-    parts += beside_lines(report.summary)
-    return "\n".join(parts + planning_lines(report))
+    parts += beside_lines(report.summary, width)
+    return fitted("\n".join(parts + planning_lines(report)), width)
 
 
 def planning_lines(report: Report) -> list[str]:
@@ -219,11 +319,11 @@ def json_text(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2)
 
 
-def answer_text(report: Report, output: str) -> str:
-    """The report in an output format (passk.output.FORMATS): the terminal's table, the JSON, or the tables of
-    passk.output."""
+def answer_text(report: Report, output: str, width: int | None = None) -> str:
+    """The report in an output format (passk.output.FORMATS): the terminal's table (fitted to width), the JSON, or
+    the tables of passk.output."""
     if output == TABLE:
-        return text(report)
+        return text(report, width)
     return json_text(report) if output == JSON else written(report_tables(report), output)
 
 
@@ -267,9 +367,11 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
         return main_runs(args, stderr)
     if args.detect is not None:
         parser.error("--detect plans the comparison of the top two runs: use it with --runs")
+    defaults = DefaultKs()
     try:
-        report = read(args.files, parse_ks(args.k), args.format, args.suite, terminal=stderr,
-                      beside=Beside(args.tau, args.tie))
+        report = read(args.files, defaults.ks if args.k is None else parse_ks(args.k), args.format, args.suite,
+                      terminal=stderr, beside=Beside(args.tau, args.tie),
+                      check=defaults.check if args.k is None else None)
     except (FormatError, ValueError) as error:
         # a file's error names it (with several, read_files does; an empty file's sentence starts with it)
         unnamed = isinstance(error, FormatError) and len(args.files) == 1 and args.files[0] != STDIN \
@@ -283,16 +385,15 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
         return 2
     report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
                             for value in [getattr(args, name)] if value is not None})
-    try:
-        print(answer_text(report, args.output), flush=True)
-    except BrokenPipeError:  # the reader went away (| head): nothing left to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor at exit, when stdout is flushed
-    for line in notices(report, args.output):  # after the answer, so that a long one does not scroll them away
+    _printed(answer_text(report, args.output, terminal_width()), (), stderr)
+    # after the answer, so that a long one does not scroll them away
+    for line in [*notices(report, args.output), *filter(None, [defaults.note()])]:
         print(f"passk: {line}", file=stderr)
     if args.output in WRITTEN and args.target is not None:   # asked for, and the tables have no room for it
         for line in planning_lines(report):
             print(f"passk: {line.strip()}", file=stderr)
-    return 0
+    undefined = any(row.pass_at_k is None for _, summary in suites(report) for row in summary.results)
+    return UNDEFINED_K if undefined and args.k is not None else 0
 
 
 def layout_hint(layout: str | None) -> str:
@@ -302,8 +403,9 @@ def layout_hint(layout: str | None) -> str:
     return f" (--format {layout} reads the FILEs as {layout.upper()} counts; -o {layout} writes {layout.upper()})"
 
 
-def beside_lines(summary: Summary) -> list[str]:
-    """maj@k (when the samples carry extracted answers) and G-Pass@k (when a tau was given), as terminal tables."""
+def beside_lines(summary: Summary, width: int | None = None) -> list[str]:
+    """maj@k (when the samples carry extracted answers) and G-Pass@k (when a tau was given), as terminal tables
+    (each fitted to width, its sentences left for fitted to wrap)."""
     lines = []
     if summary.majority:
         majority = summary.majority
@@ -311,7 +413,7 @@ def beside_lines(summary: Summary) -> list[str]:
             "a tie scores 0"
         lines += [f"\nmaj@k, the majority vote over the extracted answers, every k-subset alike ({rule}; no "
                   "answer, no vote); first k only: the vote over the first k samples (NeMo-Skills' majority@k):"]
-        lines += rows_lines(majority.results, MAJORITY_COLUMNS)
+        lines += rows_lines(majority.results, MAJORITY_COLUMNS, width)
         lines.append(_maj_at_n(summary))
         lines.append(majority.voting_buys["sentence"])
         if majority.judged_both_ways:
@@ -322,7 +424,7 @@ def beside_lines(summary: Summary) -> list[str]:
         tau = summary.g_pass.tau
         lines += [f"\nG-Pass@k at tau = {tau:g}: at least ceil({tau:g} k) of k drawn samples pass; mG-Pass@k: its "
                   "mean over tau from 0.5 to 1 (Liu et al. 2024):"]
-        lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS)
+        lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS, width)
     return lines
 
 
@@ -334,17 +436,16 @@ def _maj_at_n(summary: Summary) -> str:
     return f"maj@n, the vote over all of each problem's samples: {_percent(at_n.value)}{interval}."
 
 
-def rows_lines(rows: Sequence[MajorityRow | GPassRow], columns: Sequence[Column]) -> list[str]:
-    """Rows beside pass@k under their header (passk.columns' terminal columns), an undefined k followed by why."""
+def rows_lines(rows: Sequence[MajorityRow | GPassRow], columns: Sequence[Column],
+               width: int | None = None) -> list[str]:
+    """Rows beside pass@k under their header (passk.columns' terminal columns; wider than width, a row at a time),
+    an undefined k followed by why."""
     header = headings(TERMINAL, columns)
-    cells_of = [cells(row, TERMINAL, columns) for row in rows]
-    widths = [max(len(cell or "") for cell in column) for column in zip(header, *cells_of)]
-    lines = ["  ".join(cell.rjust(width) for cell, width in zip(header, widths)).rstrip()]
-    for row, cells_shown in zip(rows, cells_of):
-        if row.reason:
-            lines.append(f"{cells_shown[0]:>{widths[0]}}  {row.reason}")
-        else:
-            lines.append("  ".join((cell or "").rjust(width) for cell, width in zip(cells_shown, widths)).rstrip())
+    cells_of = [[cell or "" for cell in cells(row, TERMINAL, columns)] for row in rows]
+    lead = max(len(row[0]) for row in [header, *cells_of])
+    lines, laid = _laid_out(header, cells_of, 0, width)
+    for row, cells_shown, row_lines in zip(rows, cells_of, laid):
+        lines += [f"{cells_shown[0]:>{lead}}  {row.reason}"] if row.reason else row_lines
     return lines
 
 
@@ -380,30 +481,34 @@ def _model_runs(path: str, fmt: str | None) -> list[tuple[str, list[Problem]]] |
     return None
 
 
-def ranking_text(ranking: Ranking) -> str:
+def ranking_text(ranking: Ranking, width: int | None = None) -> str:
     """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value
-    (passk.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows)."""
+    (passk.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows), fitted to width columns (None: lines
+    as long as they come). A k at which no run has a pass@k is a line saying so, with each run's reason."""
     parts: list[str] = []
     for row in ranking.results:
+        if all(entry.pass_at_k is None for entry in row.ranking):   # a table of dashes would say nothing
+            parts += [f"pass@{row.k:,}: undefined for every run",
+                      *[f"  {entry.name}: {entry.reason}" for entry in row.ranking], ""]
+            continue
         ranked = [cells(entry, TERMINAL, RANK_COLUMNS) for entry in row.ranking]
         pairs = [cells(pair, TERMINAL, PAIR_COLUMNS) for pair in row.pairs]
         defined = sum(pair.p_value is not None for pair in row.pairs)
-        parts += [f"pass@{row.k:,}", *_columns(headings(TERMINAL, RANK_COLUMNS), ranked, left=2),
+        parts += [f"pass@{row.k:,}", *_columns(headings(TERMINAL, RANK_COLUMNS), ranked, 2, width, lead=2),
                   *[f"  note: {entry.name}: {entry.reason}" for entry in row.ranking if entry.reason],
                   "", f"pairs at k = {row.k:,} (run - other on the problems both have; p-values Holm-adjusted over "
                       f"{plural(defined, 'pair')}; runs sharing a group letter are not told apart at 5%)",
-                  *_columns(headings(TERMINAL, PAIR_COLUMNS), pairs, left=2),
+                  *_columns(headings(TERMINAL, PAIR_COLUMNS), pairs, 2, width, lead=2),
                   *[f"  note: {pair.a} vs {pair.b}: {pair.reason}" for pair in row.pairs if pair.reason], ""]
-    return "\n".join(parts).rstrip()
+    return fitted("\n".join(parts).rstrip(), width)
 
 
-def _columns(header: Sequence[str], rows: Sequence[Sequence[str | None]], left: int) -> list[str]:
-    """Lines of a table: the first `left` columns left-aligned, the rest right-aligned, each as wide as needed."""
-    widths = [max(map(len, column)) for column in zip(header, *rows)]
-    # str(cell) as in results_lines: the terminal's notation writes a missing value as "—", so no cell is None
-    return ["  ".join(str(cell).ljust(width) if column < left else str(cell).rjust(width)
-                      for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
-            for row in [header, *rows]]
+def _columns(header: Sequence[str], rows: Sequence[Sequence[str | None]], left: int, width: int | None = None,
+             lead: int = 1) -> list[str]:
+    """Lines of a table: the first `left` columns left-aligned, the rest right-aligned, each as wide as needed;
+    wider than width, a row at a time (_laid_out)."""
+    header_lines, laid = _laid_out(header, rows, left, width, lead)
+    return header_lines + [line for row_lines in laid for line in row_lines]
 
 
 def planning_text(plans: Sequence[PairPlan], difference: float) -> str:
@@ -419,29 +524,43 @@ def planning_text(plans: Sequence[PairPlan], difference: float) -> str:
 
 def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
     """passk --runs FILE FILE...: the ranked table and the pairs (or with --curve the curves over k) in the output
-    format asked for; with --fail-if-worse, status 1 when the second run is significantly worse than the first."""
+    format asked for; with --fail-if-worse, status 1 when the second run is significantly worse than the first,
+    else status 3 when a k given with -k is undefined for some run. Without -k, the default ks that some run's
+    problems cannot answer are left out of the answer (DefaultKs), --fail-if-worse's k kept."""
+    defaults = DefaultKs()
+    width = terminal_width()
     try:
-        ks = parse_ks(args.k)
+        ks = defaults.ks if args.k is None else parse_ks(args.k)
         if args.fail_if_worse is not None and args.fail_if_worse not in ks:
-            raise ValueError(f"--fail-if-worse gates on pass@{args.fail_if_worse}, and -k {args.k} leaves it out: "
-                             f"add {args.fail_if_worse} to -k, or give --fail-if-worse one of its ks.")
+            raise ValueError(f"--fail-if-worse gates on pass@{args.fail_if_worse}, and -k "
+                             f"{args.k or ','.join(map(str, ks))} leaves it out: add {args.fail_if_worse} to -k, or "
+                             "give --fail-if-worse one of its ks.")
         ranking, formats = read_runs(args.files, ks, args.format, args.suite, terminal=stderr)
-        answer, notes = curve_answer(ranking, ks, args.output) if args.curve else \
-            ranking_answer(ranking, formats, args)
+        if args.k is None:
+            defaults.narrow(min(summary.min_n for summary in ranking.summaries.values()),
+                            keep=[args.fail_if_worse] if args.fail_if_worse is not None else [])
+            ranking.results = [row for row in ranking.results if row.k in defaults.ks]
+        answer, notes = curve_answer(ranking, ks, args.output, width) if args.curve else \
+            ranking_answer(ranking, formats, args, width)
     except (FormatError, ValueError) as error:
         print(f"passk: {error}{layout_hint(args.format)}", file=stderr)
         return 2
     _printed(answer, ranking.warnings, stderr)
-    for note in notes:
+    for note in [*notes, *filter(None, [defaults.note()])]:
         print(f"passk: {note}", file=stderr)
-    status, sentence = (0, None) if args.fail_if_worse is None else gate(ranking, args.fail_if_worse)
+    if args.fail_if_worse is None:
+        undefined = any(entry.pass_at_k is None for row in ranking.results for entry in row.ranking)
+        return UNDEFINED_K if undefined and args.k is not None else 0
+    status, sentence = gate(ranking, args.fail_if_worse)
     if sentence:
         print(f"passk: {sentence}", file=stderr)
     return status
 
 
-def ranking_answer(ranking: Ranking, formats: Sequence[str], args: argparse.Namespace) -> tuple[str, list[str]]:
-    """(the answer, the notes for standard error) of a ranking in args.output, with --detect's plan if asked."""
+def ranking_answer(ranking: Ranking, formats: Sequence[str], args: argparse.Namespace,
+                   width: int | None = None) -> tuple[str, list[str]]:
+    """(the answer, the notes for standard error) of a ranking in args.output (the terminal's fitted to width),
+    with --detect's plan if asked."""
     plans = None if args.detect is None else top_pair_plan(ranking, args.detect, args.tokens_per_sample,
                                                           args.price_per_million)
     planned = [] if plans is None else planning_text(plans, args.detect).splitlines()
@@ -451,7 +570,8 @@ def ranking_answer(ranking: Ranking, formats: Sequence[str], args: argparse.Name
             body["planner"] = plans
         return json.dumps(body, indent=2), []
     if args.output == TABLE:
-        return ranking_text(ranking) + ("" if plans is None else "\n\n" + "\n".join(planned)), []
+        return fitted(ranking_text(ranking, width) + ("" if plans is None else "\n\n" + "\n".join(planned)),
+                      width), []
     notes = [f"note: pass@{row.k:,}: {entry.name}: {entry.reason}" for row in ranking.results
              for entry in row.ranking if entry.reason]
     notes += [f"note: pass@{row.k:,}: {pair.a} vs {pair.b}: {pair.reason}" for row in ranking.results
@@ -475,10 +595,11 @@ def gate(ranking: Ranking, k: int) -> tuple[int, str | None]:
     return 0, None
 
 
-def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> tuple[str, list[str]]:
-    """passk --runs A B --curve: the table of both curves over k with A - B's simultaneous band, and what they say;
-    with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and "curve"); in
-    passk.output's formats its table, and (the notes for standard error) what they say."""
+def curve_answer(ranking: Ranking, ks: Sequence[int], output: str,
+                 width: int | None = None) -> tuple[str, list[str]]:
+    """passk --runs A B --curve: the table of both curves over k with A - B's simultaneous band, and what they say
+    (fitted to width); with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and
+    "curve"); in passk.output's formats its table, and (the notes for standard error) what they say."""
     name_a, name_b = ranking.names
     comparison = compare(ranking.summaries[name_a].problems, ranking.summaries[name_b].problems, ks)
     comparison.warnings += ranking.warnings
@@ -492,17 +613,18 @@ def curve_answer(ranking: Ranking, ks: Sequence[int], output: str) -> tuple[str,
     level = "" if curve.level is None else f": each k's interval at {100 * curve.level:.2f}%"
     lines = [f"pass@k over k on {plural(curve.problems, 'paired problem')}, k = 1 ... {curve.n:,}: "
              f"A = {name_a}, B = {name_b}",
-             *_columns(headings(TERMINAL, CURVE_COLUMNS), rows, 1),
+             *_columns(headings(TERMINAL, CURVE_COLUMNS), rows, 1, width),
              f"the band of A - B holds at all {len(rows)} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
              f"intervals are in --json", "", *curve.sentences]
-    return "\n".join(lines), []
+    return fitted("\n".join(lines), width), []
 
 
 def _printed(answer: str, warnings: Sequence[str], stderr: TextIO) -> int:
-    """Print the answer (quietly when the reader has gone), then the warnings on standard error."""
+    """Print the answer (quietly when the reader has gone: `passk FILE | head -1`), then the warnings on standard
+    error."""
     try:
         print(answer, flush=True)
-    except BrokenPipeError:
+    except BrokenPipeError:   # nothing left to say, nor at exit, when standard output is flushed
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     for warning in warnings:
         print(f"passk: warning: {warning}", file=stderr)

@@ -12,6 +12,7 @@ from fractions import Fraction
 from html.parser import HTMLParser
 from math import comb
 
+import numpy
 import pytest
 
 import passk
@@ -147,7 +148,7 @@ def test_summarize_agrees_with_exact_fractions():
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"k": 0}, "k must be a whole number from 1"),
+    ({"k": 0}, "k=0: 0 is below 1"),
     ({"tau": 2}, "tau must be above 0 and at most 1"),
     ({"tie": "coin"}, "tie must be one of fractional, wrong (maj@k's rule for a tied vote); got 'coin'."),
 ])
@@ -155,6 +156,44 @@ def test_summarize_refuses_options_out_of_range(example, options, message):
     with pytest.raises(ValueError) as error:
         passk.summarize(example, **options)
     assert str(error.value).startswith(message)
+
+
+TAKEN = 'give a whole number from 1 to 10^12, a list of them, or a string like "1,10".'
+
+
+@pytest.mark.parametrize(("k", "ks"), [
+    (10, [10]), (numpy.int64(5), [5]), ([1, 10], [1, 10]), ((10, 1, 10), [1, 10]), (range(1, 4), [1, 2, 3]),
+    (numpy.array([1, 5]), [1, 5]), ("1,10", [1, 10]), ("1, 5 10", [1, 5, 10]), (" 2 ", [2]),
+])
+def test_k_is_an_int_a_list_of_them_or_the_commands_text(example, k, ks):
+    assert [row.k for row in passk.summarize(example, k=k).results] == ks
+
+
+@pytest.mark.parametrize(("k", "sentence"), [
+    (True, "k=True: True is a bool, not a number of samples; "),
+    (1.5, "k=1.5: 1.5 is not a whole number; "),
+    (2.0, "k=2.0: 2.0 is a float: write it as the int 2; "),
+    (-1, "k=-1: -1 is below 1 (pass@k draws k samples); "),
+    (0, "k=0: 0 is below 1 (pass@k draws k samples); "),
+    (10**13, "k=10000000000000: 10,000,000,000,000 is above 10^12; "),
+    ("abc", "k='abc': 'abc' is not a whole number; "),
+    ("1,abc", "k='1,abc': 'abc' is not a whole number; "),
+    ("1,0", "k='1,0': 0 is below 1 (pass@k draws k samples); "),
+    ("1-10", "k='1-10': a range is not taken as text (range(1, 11) is); "),
+    ("", "k='': no k is given; "),
+    ([], "k=[]: no k is given; "),
+    ([1, 2.5], "k=[1, 2.5]: 2.5 is not a whole number; "),
+    ([1, False], "k=[1, False]: False is a bool, not a number of samples; "),
+    (None, "k=None: None is not a k; "),
+    (b"1", "k=b'1': a bytes is not a k; "),
+    (list(range(-1, 1000)), "k=[-1, 0, 1, 2, 3, 4, 5, 6, ...]: -1 is below 1 (pass@k draws k samples); "),
+])
+def test_a_k_that_is_not_taken_is_one_sentence_naming_the_whole_value(example, k, sentence):
+    for function, arguments in ((passk.summarize, [example]), (passk.compare, [example, example]),
+                                (passk.rank, [[example, example]])):
+        with pytest.raises(ValueError) as error:
+            function(*arguments, k=k)
+        assert str(error.value) == sentence + TAKEN
 
 
 def test_the_example_gives_the_readme_figures(example):

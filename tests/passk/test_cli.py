@@ -26,11 +26,16 @@ def run(*args, stdin=""):
                           text=True, cwd=ROOT, timeout=60)
 
 
+def unwrapped(text):
+    """The terminal's answer with its lines joined again: a sentence wrapped to the width reads as one line."""
+    return " ".join(text.split())
+
+
 def test_table_names_problems_samples_and_each_k(tmp_path, capsys):
     path = tmp_path / "samples.jsonl_results.jsonl"
     path.write_text(RESULTS)
-    assert main([str(path), "-k", "1,5,20"]) == 0
-    out = capsys.readouterr().out
+    assert main([str(path), "-k", "1,5,20"]) == cli.UNDEFINED_K   # pass@20 asked for, and n = 10
+    out = unwrapped(capsys.readouterr().out)
     assert ("3 problems, 30 samples (n = 10), read as human-eval *_results.jsonl "
             "(human-eval (openai/human-eval) evaluate_functional_correctness)") in out
     assert "pass@20 is undefined" in out
@@ -41,7 +46,7 @@ def test_a_table_with_one_k_defined_has_no_retries_line(tmp_path, capsys):
     """Retries compare pass@1 with larger ks: with only k = 1 defined there is nothing to say (it printed None)."""
     path = tmp_path / "counts.csv"
     path.write_text("task_id,n,c\na,3,1\nb,3,3\n")
-    assert main([str(path), "-k", "1,10,100"]) == 0
+    assert main([str(path), "-k", "1,10,100"]) == cli.UNDEFINED_K
     lines = capsys.readouterr().out.splitlines()
     assert "None" not in lines and not any(line.startswith("Retries") for line in lines)
 
@@ -160,8 +165,8 @@ def write_results(tmp_path, text=RESULTS, name="results.jsonl"):
     return str(path)
 
 
-def json_answer(capsys, *args):
-    assert main([*args, "--json"]) == 0
+def json_answer(capsys, *args, status=0):
+    assert main([*args, "--json"]) == status
     return json.loads(capsys.readouterr().out)
 
 
@@ -219,8 +224,8 @@ def cell_value(cell, missing):
 
 def test_markdown_table_holds_the_json_numbers(tmp_path, capsys):
     path = write_results(tmp_path)
-    answer = json_answer(capsys, path, "-k", "1,2,5,20")
-    assert main([path, "-k", "1,2,5,20", "--markdown"]) == 0
+    answer = json_answer(capsys, path, "-k", "1,2,5,20", status=cli.UNDEFINED_K)
+    assert main([path, "-k", "1,2,5,20", "--markdown"]) == cli.UNDEFINED_K
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("| k | pass@k (%) | ± SE (%) | 95% interval (%) | SE fixed (%) |")
     assert "| pass^k (%) |" in lines[0] and lines[1].startswith("| ---: | ---: | ---: | :---: | ---: |")
@@ -231,8 +236,8 @@ def test_markdown_table_holds_the_json_numbers(tmp_path, capsys):
 
 def test_latex_tabular_holds_the_json_numbers(tmp_path, capsys):
     path = write_results(tmp_path)
-    answer = json_answer(capsys, path, "-k", "1,2,5,20")
-    assert main([path, "-k", "1,2,5,20", "--latex"]) == 0
+    answer = json_answer(capsys, path, "-k", "1,2,5,20", status=cli.UNDEFINED_K)
+    assert main([path, "-k", "1,2,5,20", "--latex"]) == cli.UNDEFINED_K
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"% passk {passk.__version__}"   # a plain tabular: no package needed
     assert lines[1].startswith(r"\begin{tabular}{rrrcr") and lines[2::2][:2] == [r"\hline", r"\hline"]
@@ -278,7 +283,7 @@ def test_paper_tables_escape_their_text(text, latex, markdown):
 def test_warnings_go_to_standard_error_and_leave_the_output_clean(tmp_path, capsys):
     path = write_results(tmp_path, "T/1 10 3\nT/2 20 5\nT/1 10 4\n")   # n differs; T/1 twice
     for output in ([], ["--markdown"], ["--latex"], ["--json"]):
-        assert main([path, "-k", "1,15", *output]) == 0
+        assert main([path, "-k", "1,15", *output]) == cli.UNDEFINED_K   # n = 10 for T/2
         out, err = capsys.readouterr()
         assert "warning" not in out.lower() and "undefined" not in out or output in ([], ["--json"])
         lines = err.splitlines()
@@ -288,7 +293,7 @@ def test_warnings_go_to_standard_error_and_leave_the_output_clean(tmp_path, caps
 
 
 def test_undefined_k_is_explained_on_standard_error_for_paper_tables(tmp_path, capsys):
-    assert main([write_results(tmp_path), "-k", "1,20", "--markdown"]) == 0
+    assert main([write_results(tmp_path), "-k", "1,20", "--markdown"]) == cli.UNDEFINED_K
     out, err = capsys.readouterr()
     twenty = next(line for line in out.splitlines() if line.startswith("| 20 |"))
     assert set(twenty.strip("| ").split(" | ")[1:]) == {"—"}
@@ -427,10 +432,11 @@ def cell_ends(line):
 
 
 def text_rows(out):
-    """The header and the value rows of the terminal table, without notes and undefined rows."""
+    """The header and the value rows of the terminal table: the lines that start with a k and hold a percentage
+    (not the notes, their wrapped lines, nor undefined rows)."""
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["k", "pass@k"])
-    return lines[start], [line for line in lines[start + 1:] if "%" in line and "note:" not in line]
+    return lines[start], [line for line in lines[start + 1:] if re.match(r" *[0-9][0-9,]*  .*%", line)]
 
 
 @pytest.mark.parametrize("stdin, ks", [
@@ -479,10 +485,10 @@ def test_the_table_gives_pass_hat_k_and_what_retries_buy(capsys):
     """The example file: pass^10 with n = 10 is the share of problems that always pass, 6 of 40."""
     assert main([str(ROOT / "examples" / "samples.jsonl_results.jsonl"), "-k", "1,10"]) == 0
     out = capsys.readouterr().out
-    header, one, ten = [line.split() for line in out.splitlines()[3:6]]
-    assert header[-1] == "pass^k" and one[-1] == "45.75%" and ten[-1] == "15.00%"
+    header, (one, ten) = text_rows(out)
+    assert header.split()[-1] == "pass^k" and one.split()[-1] == "45.75%" and ten.split()[-1] == "15.00%"
     assert ("Retries add 39.2 points from pass@1 to pass@10, all from the 28 flaky problems; "
-            "6 problems never pass and no retry helps them.") in out
+            "6 problems never pass and no retry helps them.") in unwrapped(out)
 
 
 def test_the_error_of_one_file_names_the_file(tmp_path, capsys):

@@ -186,7 +186,9 @@ def test_many_problems_at_once() -> None:
         estimate_g_pass_at_k([10, 4], [1, 1], 5, 0.5)
 
 
-def test_the_command_line_prints_g_pass_beside_pass_at_k(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_prints_g_pass_beside_pass_at_k(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")   # a wide terminal: the table and its sentences on one line each
     counts = tmp_path / "counts.txt"
     counts.write_text("10 4\n10 7\n10 10\n")
     assert main([str(counts), "-k", "1,5", "--tau", "0.6"]) == 0

@@ -444,7 +444,8 @@ def test_bad_planning_numbers_in_a_json_body_are_400_sentences(client, field, va
     assert answer.status_code == 400 and message in answer.json["error"]
 
 
-def test_the_command_line_plans_for_the_target_it_is_given(tmp_path, capsys):
+def test_the_command_line_plans_for_the_target_it_is_given(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")   # a wide terminal: the table and its sentences on one line each
     from passk.__main__ import main
     path = tmp_path / "counts.txt"
     path.write_text(COUNTS)

@@ -41,13 +41,14 @@ def expected_plans(a, b, ks, **options):
     return comparison_plan(comparison, **options)
 
 
-def test_detect_prints_the_top_pair_s_plan_after_the_ranking(run_files, capsys):
+def test_detect_prints_the_top_pair_s_plan_after_the_ranking(run_files, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")   # a wide terminal: the table and its sentences on one line each
     assert main(["--runs", *run_files, "-k", "1,5,25", "--detect", "3", "--tokens-per-sample", "800",
-                 "--price-per-million", "2.5"]) == 0
+                 "--price-per-million", "2.5"]) == 3   # pass@25 asked for, and n = 20: undefined
     out = capsys.readouterr().out
     ranking, planning = out.split("\n\nplanning for the top two runs at each k (a - b), to find a difference of "
                                   "3.00 points 4 times in 5 at p < 0.05:\n")
-    assert "pairs at k = 25" in ranking
+    assert "pairs at k = 5" in ranking and "pass@25: undefined for every run" in ranking
     lines = planning.splitlines()
     assert lines[0].startswith("  pass@1: ") and lines[0].endswith("best.csv vs " + run_files[1])
     plans = expected_plans("best.csv", "close.csv", [1, 5, 25], difference=0.03, tokens_per_sample=800,
@@ -90,7 +91,8 @@ def test_without_detect_the_ranking_text_is_unchanged(run_files, capsys):
     assert "planning" not in capsys.readouterr().out
 
 
-def test_a_single_run_s_plan_prices_its_samples_too(run_files, capsys):
+def test_a_single_run_s_plan_prices_its_samples_too(run_files, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")   # a wide terminal: the table and its sentences on one line each
     assert main([run_files[0], "-k", "1", "--tokens-per-sample", "1000", "--price-per-million", "2"]) == 0
     assert "in token cost) would bring the interval for these very problems" in capsys.readouterr().out
     assert main([run_files[0], "-k", "1", "--json", "--tokens-per-sample", "1000", "--price-per-million", "2"]) == 0

@@ -285,7 +285,8 @@ def run_files(tmp_path):
     return paths
 
 
-def test_cli_runs_prints_the_ranked_table_and_the_pairs(run_files, capsys):
+def test_cli_runs_prints_the_ranked_table_and_the_pairs(run_files, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")   # a wide terminal: the table and its sentences on one line each
     from passk.__main__ import main
     assert main(["--runs", *run_files, "-k", "1"]) == 0
     out = capsys.readouterr().out

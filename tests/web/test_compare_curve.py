@@ -89,7 +89,8 @@ def test_page_with_one_sample_per_problem_has_sentences_but_no_charts(client):
     assert 'id="runs-curve-chart"' not in html and 'id="difference-curve-chart"' not in html
 
 
-def test_the_command_line_prints_the_table_and_the_sentences(tmp_path, capsys):
+def test_the_command_line_prints_the_table_and_the_sentences(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "1000")   # a wide terminal: the table and its sentences on one line each
     (tmp_path / "rl.csv").write_text(RL)
     (tmp_path / "base.csv").write_text(BASE)
     assert main(["--runs", str(tmp_path / "rl.csv"), str(tmp_path / "base.csv"), "--curve"]) == 0
