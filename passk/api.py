@@ -4,8 +4,8 @@ Each function wraps the computation the command line and the website use (passk.
 passk.ranking, passk.planner), so a number here is the number they show. Each returns a frozen dataclass whose
 fields are the JSON API's (docs/api.md; POST /api/v1/benchmark and /api/v1/compare), whose ``to_json()`` is the
 API's answer for the same input, and which shows itself in Jupyter (``_repr_html_``: the page's tables and SVG
-charts, no scripts; ``_repr_markdown_``: the Markdown tables of ``passk --markdown``) and becomes a pandas
-DataFrame with ``to_frame()`` (pandas is optional: pip install pandas).
+charts, no scripts; where HTML is not shown, ``to_markdown()``: the Markdown tables of ``passk --markdown``) and
+becomes a pandas DataFrame with ``to_frame()`` (pandas is optional: pip install pandas).
 
 Values are fractions (0.4575 is 45.75%), as in the JSON API.
 
@@ -98,8 +98,12 @@ class Run:
     def _repr_html_(self) -> str:
         return notebook.run_html(self)
 
-    def _repr_markdown_(self) -> str:
+    def to_markdown(self) -> str:
+        """The Markdown tables of `passk --markdown` for the same input: for a paper or a pull request."""
         return notebook.run_markdown(self)
+
+    def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
+        return self.to_markdown()
 
 
 def read(path_or_file: "Readable | Sequence[Readable]", format: str | None = None,
@@ -326,8 +330,12 @@ class Summary:
     def _repr_html_(self) -> str:
         return notebook.summary_html(self._report, self.run)
 
-    def _repr_markdown_(self) -> str:
+    def to_markdown(self) -> str:
+        """The Markdown tables of `passk --markdown` for the same input: for a paper or a pull request."""
         return notebook.summary_markdown(self._report, self.run)
+
+    def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
+        return self.to_markdown()
 
 
 def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie = "fractional") -> Summary:
@@ -415,8 +423,12 @@ class Comparison:
     def _repr_html_(self) -> str:
         return notebook.comparison_html(self._comparison, self.names)
 
-    def _repr_markdown_(self) -> str:
+    def to_markdown(self) -> str:
+        """The Markdown tables of `passk --markdown` for the same input: for a paper or a pull request."""
         return notebook.comparison_markdown(self._comparison, self.names)
+
+    def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
+        return self.to_markdown()
 
 
 def compare(a: RunLike, b: RunLike, k: Ks = (1, 10)) -> Comparison:
@@ -489,8 +501,12 @@ class Ranking:
     def _repr_html_(self) -> str:
         return notebook.ranking_html(self._ranking)
 
-    def _repr_markdown_(self) -> str:
+    def to_markdown(self) -> str:
+        """The Markdown tables of `passk --markdown` for the same input: for a paper or a pull request."""
         return notebook.ranking_markdown(self._ranking)
+
+    def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
+        return self.to_markdown()
 
 
 def rank(runs: Sequence[RunLike], k: Ks = (1, 10), names: Sequence[str | None] | None = None) -> Ranking:
@@ -556,8 +572,12 @@ class Plan:
     def _repr_html_(self) -> str:
         return notebook.plan_html(self.results, self.target)
 
-    def _repr_markdown_(self) -> str:
+    def to_markdown(self) -> str:
+        """The Markdown tables of `passk --markdown` for the same input: for a paper or a pull request."""
         return notebook.plan_markdown(self.results, self.target)
+
+    def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
+        return self.to_markdown()
 
 
 def plan(summary: Summary, target: float = 1.0, tokens_per_sample: float | None = None,

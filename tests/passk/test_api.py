@@ -96,7 +96,7 @@ def test_a_run_shows_its_first_problems(example):
     tags = parsed(example._repr_html_())
     self_contained(tags)
     assert tags.tables == [11] and "and 30 more problems" in example._repr_html_()
-    [table] = markdown_tables(example._repr_markdown_())
+    [table] = markdown_tables(example.to_markdown())
     assert table[2] == ["HumanEval/19", "10", "7"] and len(table) == 12
     frame = example.to_frame()
     assert list(frame.columns) == ["task_id", "n", "c"] and frame["c"].sum() == 183
@@ -353,16 +353,18 @@ def markdown_tables(text):
 
 def test_every_result_shows_itself_as_markdown_tables(example, runs):
     summary = passk.summarize(example, k=[1, 10])
-    [table] = markdown_tables(summary._repr_markdown_())
+    [table] = markdown_tables(summary.to_markdown())
     assert table[0][:2] == ["k", "pass@k (%)"] and table[1][0] == "---:"
     assert [row[:2] for row in table[2:]] == [["1", "45.75"], ["10", "85.00"]]
     assert len({len(row) for row in table}) == 1
-    [comparison] = markdown_tables(passk.compare(runs[0], runs[1], k=[1, 10])._repr_markdown_())
+    [comparison] = markdown_tables(passk.compare(runs[0], runs[1], k=[1, 10]).to_markdown())
     assert comparison[0][:4] == ["k", "A (%)", "B (%)", "A − B (pts)"] and len(comparison) == 4
-    ranks, pairs = markdown_tables(passk.rank(runs, k=[1, 10])._repr_markdown_())
+    ranks, pairs = markdown_tables(passk.rank(runs, k=[1, 10]).to_markdown())
     assert len(ranks) == 2 + 6 and len(pairs) == 2 + 6
-    [plan] = markdown_tables(passk.plan(summary)._repr_markdown_())
+    [plan] = markdown_tables(passk.plan(summary).to_markdown())
     assert plan[0] == ["k", "plan"] and len(plan) == 4
+    for result in (example, summary, passk.compare(runs[0], runs[1]), passk.rank(runs), passk.plan(summary)):
+        assert result._repr_markdown_() == result.to_markdown()   # what Jupyter shows where HTML is not
 
 
 def test_to_frame_has_a_row_per_k_and_per_problem(example, runs):

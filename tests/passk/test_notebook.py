@@ -1,7 +1,13 @@
-"""docs/quickstart.ipynb runs in a real Jupyter kernel (nbclient) and shows what it says it shows."""
+"""docs/quickstart.ipynb runs in a real Jupyter kernel (nbclient) and shows what it says it shows; it is stored
+with the outputs of a run, so that it reads as a page of results (GitHub and the docs show it as stored).
+
+To store it again after a change that alters what it prints:
+    cd docs && PYTHONPATH=.. ../.venv/bin/jupyter execute --inplace quickstart.ipynb
+"""
 
 import json
 import os
+import re
 import sys
 
 import nbclient
@@ -49,11 +55,32 @@ def shown(outputs, start, kind):
                                                                                   kind in output.data))
 
 
-def test_the_notebook_is_valid_and_stored_without_outputs():
+def printed(cell_outputs):
+    """What a cell prints and what its result reads as in plain text (the HTML's charts are left out)."""
+    return [output.text if output.output_type == "stream" else output.data.get("text/plain")
+            for output in cell_outputs]
+
+
+def test_the_notebook_is_valid_and_stored_with_the_outputs_of_one_run_in_order():
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     nbformat.validate(notebook)
-    assert all(not cell.outputs and cell.execution_count is None for cell in notebook.cells
-               if cell.cell_type == "code")
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
+    assert all(cell.outputs for cell in code) and not any(output.output_type == "error" for cell in code
+                                                           for output in cell.outputs)
+    assert notebook.metadata.kernelspec.name == "python3"   # a reader's kernel, not the tests' own
+
+
+def test_the_stored_outputs_are_what_the_notebook_prints_now(outputs):
+    stored = {cell.source: cell.outputs for cell in nbformat.read(NOTEBOOK, as_version=4).cells
+              if cell.cell_type == "code"}
+    assert {source: printed(cell) for source, cell in stored.items()} == \
+        {source: printed(cell) for source, cell in outputs.items()}, __doc__.split("\n\n")[-1]
+
+
+def test_the_notebook_uses_the_public_api_only():
+    sources = [cell.source for cell in nbformat.read(NOTEBOOK, as_version=4).cells if cell.cell_type == "code"]
+    assert not any(re.search(r"\._[a-z]", source) for source in sources)
 
 
 def test_the_summary_shows_its_tables_and_charts(outputs):
@@ -77,5 +104,5 @@ def test_compare_rank_and_plan_show_themselves(outputs):
     assert "pairs at k = 10" in ranking
     assert "Planning for a 95% half-width of ± 2 points" in shown(outputs, "passk.plan(summary, target=2)",
                                                                   "text/html")
-    markdown = shown(outputs, "print(summary._repr_markdown_())", "stream")
+    markdown = shown(outputs, "print(summary.to_markdown())", "stream")
     assert "| 1 | 45.75 |" in markdown and "| 10 | 85.00 |" in markdown

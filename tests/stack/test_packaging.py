@@ -130,9 +130,10 @@ def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_
     on_3_14 = {"python_version": "3.14"}   # where the base install needs nothing but numpy, scipy and ijson
     web = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "web"})}
     assert web == WEB and not any(r.marker.evaluate({**on_3_14, "extra": ""}) for r in requirements if r.marker)
-    assert meta.get_all("Provides-Extra") == ["web", "parquet", "logs", "pandas"]
-    # lighteval details; passk.frames.reduce_log; the Python API's to_frame
-    for extra, names in (("parquet", {"pyarrow"}), ("logs", {"duckdb"}), ("pandas", {"pandas"})):
+    assert meta.get_all("Provides-Extra") == ["web", "parquet", "logs", "pandas", "frames"]
+    # lighteval details; passk.frames.reduce_log; the Python API's to_frame; docs/frames.md's examples
+    for extra, names in (("parquet", {"pyarrow"}), ("logs", {"duckdb"}), ("pandas", {"pandas"}),
+                         ("frames", {"pandas", "polars", "pyarrow", "duckdb", "dask", "distributed"})):
         assert {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": extra})} == names
 
 
