@@ -41,35 +41,49 @@ _digest() {
     cat $(_included "$1") <(.venv/bin/python --version) | sha256sum | cut -d' ' -f1
 }
 
-# Install Debian's package NAME with apt-get when this is root on a Debian-like
-# machine; say why not otherwise. apt's lists are refreshed once per run. When
-# another apt-get or dpkg holds apt's locks (unattended-upgrades, a second
-# checkout's setup), wait for them for up to APT_LOCK_WAIT seconds rather than fail.
+# Install Debian's package NAME system-wide with apt-get when this is root on a
+# Debian-like machine, saying first in one line what and why (WHY: what it is
+# for); say why not otherwise. apt's and dpkg's own output goes to APT_LOG, and
+# only when they fail is its end shown, with where the rest is. apt's lists are
+# refreshed once per run. When another apt-get or dpkg holds apt's locks
+# (unattended-upgrades, a second checkout's setup), wait for them for up to
+# APT_LOCK_WAIT seconds rather than fail.
 APT_LOCK_WAIT=300
+APT_LOG=.venv/apt.log
 apt_install() {
-    local name=$1
+    local name=$1 why=$2
     if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
-        echo "Cannot install $name here: that needs root and apt-get." >&2
+        echo "Cannot install Debian's $name package ($why) here: that needs root and apt-get." >&2
         return 1
     fi
-    echo "Installing Debian's $name package." >&2
+    echo "Installing Debian's $name package system-wide with apt-get, $why; apt's output goes to $APT_LOG." >&2
+    mkdir -p "$(dirname "$APT_LOG")"
+    echo "== apt-get install $name, $(date -u '+%Y-%m-%d %H:%M:%S UTC')" >>"$APT_LOG"
     if [[ -z "${PASSK_APT_UPDATED:-}" ]]; then
-        _apt_update || return 1
+        _apt_update || { _apt_failed "apt-get update"; return 1; }
         PASSK_APT_UPDATED=1
     fi
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=$APT_LOCK_WAIT \
-        install -y -qq --no-install-recommends "$name" >&2
+        install -y -qq --no-install-recommends "$name" >>"$APT_LOG" 2>&1 ||
+        { _apt_failed "Installing $name"; return 1; }
 }
 
-# apt-get update. DPkg::Lock::Timeout makes apt-get wait for the dpkg lock, but
-# update takes the package lists' lock, which apt-get (2.6) does not wait for:
-# while another process holds that one, try again every 5 s.
+# What failed (WHAT), after the end of APT_LOG, which holds the rest.
+_apt_failed() {
+    tail -n 5 "$APT_LOG" >&2
+    echo "$1 failed; apt-get's whole output is in $APT_LOG." >&2
+}
+
+# apt-get update, its output into APT_LOG. DPkg::Lock::Timeout makes apt-get
+# wait for the dpkg lock, but update takes the package lists' lock, which
+# apt-get (2.6) does not wait for: while another process holds that one, try
+# again every 5 s.
 _apt_update() {
     local said waited=0
     while ! said=$(LC_ALL=C DEBIAN_FRONTEND=noninteractive \
                    apt-get -o DPkg::Lock::Timeout=$APT_LOCK_WAIT update -qq 2>&1); do
         if [[ $said != *"Could not get lock"* ]] || (( waited >= APT_LOCK_WAIT )); then
-            echo "$said" >&2
+            echo "$said" >>"$APT_LOG"
             return 1
         fi
         if (( waited == 0 )); then
@@ -78,7 +92,7 @@ _apt_update() {
         sleep 5
         waited=$((waited + 5))
     done
-    if [[ -n $said ]]; then echo "$said" >&2; fi
+    if [[ -n $said ]]; then echo "$said" >>"$APT_LOG"; fi
 }
 
 # nginx fronts gunicorn (deploy/nginx.conf). Exports PASSK_NGINX, the executable
@@ -91,7 +105,8 @@ ensure_nginx() {
             return
         fi
     done
-    if apt_install nginx >/dev/null && [[ -x /usr/sbin/nginx ]]; then
+    if apt_install nginx "to serve the site in front of gunicorn (and for the tests of that stack)" &&
+        [[ -x /usr/sbin/nginx ]]; then
         export PASSK_NGINX=/usr/sbin/nginx
         return
     fi

@@ -52,7 +52,7 @@ find_chromium() {
         echo "Playwright could not download it: $(grep -m1 -i error .venv/playwright-install.log)" >&2
     fi
 
-    if apt_install chromium; then
+    if apt_install chromium "for the browser tests"; then
         for PASSK_CHROMIUM in "$(command -v chromium)" /usr/bin/chromium; do
             runs "$PASSK_CHROMIUM" && return
         done
@@ -72,7 +72,8 @@ ensure_venv requirements-dev.txt
 ensure_nginx
 # The replica test puts two stacks behind HAProxy; it is skipped, saying so,
 # where HAProxy can be neither found nor installed.
-command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] || apt_install haproxy ||
+command -v haproxy >/dev/null || [[ -x /usr/sbin/haproxy ]] ||
+    apt_install haproxy "for the replica test (two stacks behind HAProxy)" ||
     echo "HAProxy is missing, so the replica test will be skipped (apt-get install haproxy)." >&2
 find_chromium
 export PASSK_CHROMIUM
