@@ -539,7 +539,7 @@ def report_refusals(refusals, figures):
 # zipfile and json.loads per member), so that "now / baseline" compares runs on a busy machine. A case that must
 # be refused is checked: the child of this checkout exits 1 when one is read, or one that must be read is not.
 
-BEFORE_READING = "fb37999"   # the last commit before issue 25's reading costs
+BEFORE_READING = "457f590"   # the last commit before issue 25's reading costs
 READING_TIMEOUT = 60         # CPU seconds a child may take (the baseline tree's worst cases take about 25)
 EVAL_BASELINE_MEMBERS = 20_000   # a baseline reads at most this many members of an archive, and is scaled up
 

