@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
                            shown_in)
 from passk.display import agree, plural
-from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, distinct_pairs, log_complement
+from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, _pass_hat_k_array, distinct_pairs
 from passk.intervals import (PairedDifference, fixed_interval, fixed_note, population_note, shape,
                              spread_and_interval)
 from passk.formats._core import Vote
@@ -446,16 +446,8 @@ def _pass_hat_k_where_defined(samples: Ints, correct: Ints, k: int) -> Floats:
 
 
 def _pass_hat_k(samples: Ints, correct: Ints, k: int) -> Floats:
-    """C(c, k)/C(n, k) for int arrays with n >= k, from the logs so that tiny values keep their digits."""
-    values = np.zeros(samples.shape)
-    values[correct == samples] = 1.0
-    middle = (correct >= k) & (correct < samples)
-    if middle.any():
-        n, c = samples[middle], correct[middle]
-        values[middle] = np.exp(log_complement(n, n - c, k))
-    single = middle & (k == 1)
-    values[single] = correct[single] / samples[single]   # pass^1 = pass@1 = c/n, correctly rounded
-    return values
+    """C(c, k)/C(n, k) for int arrays with n >= k, each the double nearest its exact value (passk.estimator)."""
+    return _pass_hat_k_array(samples, correct, k)
 
 
 def _in_chunks(function: Estimator, samples: Ints, correct: Ints, k: int) -> Floats:

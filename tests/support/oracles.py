@@ -1,6 +1,10 @@
 """Exact references the tests compare passk with: fractions, and mpmath at 40 digits, written plainly.
 
-Nothing here calls passk: each figure is recomputed from its definition.
+Nothing here calls passk: each figure is recomputed from its definition. The nearest_* functions give the
+double nearest an exact value (ties to even), which every point value passk returns must equal bit for bit:
+from exact integers (Python's int / int rounds the exact quotient once) while min(c, k) is at most
+EXACT_TERMS, else from mpmath at high precision, taken only when both ends of its error margin round to the
+same double.
 """
 
 import math
@@ -18,6 +22,90 @@ def exact_pass_at_k(n, c, k):
 
 def exact_pass_hat_k(n, c, k):
     return Fraction(math.comb(c, k), math.comb(n, k))
+
+
+EXACT_TERMS = 3000          # min(c, k) up to this: exact integers (perm(10^12, 3000) has 120,000 bits)
+MARGIN_DIGITS = 25          # mpmath's value is trusted to this many digits below its working precision
+
+
+def nearest(value):
+    """The double nearest a Fraction (or int), ties to even."""
+    value = Fraction(value)
+    return value.numerator / value.denominator
+
+
+def nearest_mpf(value, digits):
+    """The double nearest an mpmath value known to digits - MARGIN_DIGITS digits; AssertionError when that
+    margin straddles a rounding boundary (give more digits)."""
+    with mpmath.workdps(digits + 10):
+        margin = abs(value) * mpmath.mpf(10) ** (MARGIN_DIGITS - digits)
+        low, high = (_mpf_fraction(value - margin), _mpf_fraction(value + margin))
+    below, above = nearest(max(low, Fraction(0))), nearest(high)
+    assert below == above, f"the oracle cannot settle {mpmath.nstr(value, 30)} at {digits} digits"
+    return above
+
+
+def _mpf_fraction(value):
+    """An mpf as the exact Fraction it is (a binary mantissa and exponent)."""
+    mantissa, exponent = mpmath.mpf(value).man_exp
+    return Fraction(mantissa) * Fraction(2) ** exponent
+
+
+def _miss_integers(n, c, k):
+    """C(n-c, k)/C(n, k) = perm(n - M, m)/perm(n, m) as (numerator, denominator) of whole numbers."""
+    m, big = min(c, k), max(c, k)
+    return math.perm(n - big, m), math.perm(n, m)
+
+
+def _log_miss(n, c, k):
+    """log C(n-c, k)/C(n, k) in mpmath at the current precision, from log-gamma."""
+    return (mpmath.loggamma(n - c + 1) + mpmath.loggamma(n - k + 1) - mpmath.loggamma(n + 1)
+            - mpmath.loggamma(n - c - k + 1))
+
+
+def _digits(n):
+    """Enough digits for log-gamma differences at n (about n log n cancels) and a 30-digit answer."""
+    return 60 + 2 * len(str(n))
+
+
+def nearest_miss(n, c, k):
+    """The double nearest C(n-c, k)/C(n, k), the chance that no drawn sample passes."""
+    if c == 0 or n - c < k:
+        return float(c == 0)
+    if min(c, k) <= EXACT_TERMS:
+        part, whole = _miss_integers(n, c, k)
+        return part / whole
+    digits = _digits(n)
+    with mpmath.workdps(digits):
+        return nearest_mpf(mpmath.exp(_log_miss(n, c, k)), digits)
+
+
+def nearest_pass_at_k(n, c, k):
+    """The double nearest pass@k = 1 - C(n-c, k)/C(n, k)."""
+    if c == 0 or n - c < k:
+        return float(c > 0)
+    if min(c, k) <= EXACT_TERMS:
+        part, whole = _miss_integers(n, c, k)
+        return (whole - part) / whole
+    digits = _digits(n)
+    with mpmath.workdps(digits):
+        return nearest_mpf(-mpmath.expm1(_log_miss(n, c, k)), digits)
+
+
+def nearest_pass_hat_k(n, c, k):
+    """The double nearest pass^k = C(c, k)/C(n, k): the miss chance with passes and failures swapped."""
+    return nearest_miss(n, n - c, k)
+
+
+def nearest_biased(n, c, k):
+    """The double nearest 1 - (1 - c/n)^k."""
+    if c in (0, n):
+        return float(c == n)
+    if k * n.bit_length() <= 200_000:
+        return nearest(1 - Fraction(n - c, n) ** k)
+    digits = 60 + 2 * len(str(n)) + len(str(k))
+    with mpmath.workdps(digits):
+        return nearest_mpf(-mpmath.expm1(k * mpmath.log1p(-mpmath.mpf(c) / n)), digits)
 
 
 def t_975(df):

@@ -60,3 +60,14 @@ def benchmarks(draw, max_n=MAX_N, max_problems=60):
     num_samples = np.array([n for n, _ in problems], dtype=np.int64)
     num_correct = np.array([c for _, c in problems], dtype=np.int64)
     return num_samples, num_correct, k
+
+
+@st.composite
+def many_problems(draw, max_n=MAX_N, min_problems=48, max_problems=160):
+    """(num_samples, num_correct, k) of many different (n, c) pairs (enough for passk's vectorised paths, which
+    take 48 pairs and more), n spread over every scale up to max_n and c over every distance from its ends."""
+    k = _spread(draw, 1, min(max_n, draw(st.sampled_from([10, 200, 5000, max_n]))))
+    size = draw(st.integers(min_problems, max_problems))
+    samples = [_spread(draw, k, max_n) for _ in range(size)]
+    num_correct = np.array([_spread(draw, 0, n) for n in samples], dtype=np.int64)
+    return np.array(samples, dtype=np.int64), num_correct, k

@@ -1,0 +1,427 @@
+"""The double nearest an exact value, by construction: the same bits on every CPU.
+
+passk's point values (pass@k, pass^k, the miss chance, ...) are exact
+rationals; each is returned as the double nearest it (ties to even), so no
+libm function or SIMD path can change a digit. Three ways, cheapest first:
+
+- exact integers: Python's ``int / int`` rounds the exact quotient once;
+- double-double arithmetic: a value carried as ``hi + lo`` (about 106 bits),
+  built only from +, -, * and /, which IEEE 754 rounds correctly on every CPU
+  and SIMD path, with a proven bound on its error (the lemmas below). Its
+  result is taken only where every value within the bound rounds to one double
+  (`settled`); elsewhere the next way decides;
+- the decimal module (whose ln and exp are correctly rounded) at a precision
+  that grows until its bound settles (Ziv's strategy), ending in exact
+  integers if it never does.
+
+Double-double lemmas (u = 2**-53, round to nearest, no overflow, results above
+2**-968 so nothing is subnormal; (h, l) is normalised: |l| <= u |h|):
+
+- two_sum, and fast_two_sum when |a| >= |b|, give s + e = a + b exactly
+  (Knuth; Dekker); two_product gives p + e = a b exactly (Dekker, with
+  Veltkamp's split by 2**27 + 1).
+- times_float: (h, l) f to a relative error of at most 3.01 u^2. The product
+  is p + e + l f; l f is rounded (at most u |l f| <= u^2 |h f|) and so is
+  t + e (at most u (|t| + |e|) <= 2 u^2 (1 + u) |h f|): (3 + 2u) u^2 |h f| in
+  all, against |(h + l) f| >= (1 - u) |h f|.
+- times: (h1, l1)(h2, l2) to 6.01 u^2. With H = |h1 h2|: h1 l2 and l1 h2 are
+  rounded (u^2 H each) and added (2 u^3 H), e + t is rounded (u (|e| + |t|)
+  <= 3 u^2 (1 + u)^2 H), l1 l2 (<= u^2 H) is dropped: 6 u^2 H + O(u^3 H),
+  against a product of at least (1 - u)^2 H.
+- divided: (h1, l1) / (h2, l2) to 13.1 u^2. With q1 = fl(h1/h2) and R = |h1|,
+  the remainder rho = X - q1 Y = (h1 - p - e) + l1 - q1 l2 is at most
+  3 u (1 + u) R; h1 - p is exact (Sterbenz), and the three other roundings of
+  rho are at most u^2 R, u^2 R and 2 u^2 R, the sum's u |rho| <= 3 u^2 R:
+  |r - rho| <= 7 u^2 R. q2 = fl(r / h2) is then within u |r / h2| <= 3 u^2 R/|h2|
+  of r/h2, which is within 7 u^2 R/|h2| + |rho/h2| u/(1 - u) <= 10 u^2 R/|h2|
+  of rho/Y: 13 u^2 |h1/h2| + O(u^3) in all, against |X/Y| >= |h1/h2| (1 - u)/(1 + u).
+
+Relative bounds then add up: values with relative errors r1, r2, ... (each
+below 2**-40 in sum, as every bound here is) combined by an operation of
+error r0 are off by at most (r0 + r1 + r2 + ...) (1 + 2**-30) relative, since
+prod (1 + r_i) - 1 <= S (1 + S) for S = sum r_i <= 1; the same factor covers
+the rounding of that sum itself. `compose` writes it.
+"""
+
+import math
+import threading
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, TypeAlias
+
+import numpy as np
+from numpy.typing import NDArray
+
+Floats: TypeAlias = NDArray[np.float64]
+U = 2.0 ** -53                 # binary64's unit roundoff
+_SPLITTER = 134217729.0        # 2**27 + 1: Veltkamp's split into halves of 26 and 27 bits
+UNDERFLOW = 2.0 ** -1000       # a renormalisation's or scaling's subnormal low part: relative to a high part
+                               # of at least 1/4 at most 2**-1074, added to every operation's bound
+TIMES_FLOAT = 3.01 * U * U + UNDERFLOW   # the lemmas' relative bounds
+TIMES = 6.01 * U * U + UNDERFLOW
+DIVIDED = 13.1 * U * U + UNDERFLOW
+SLACK = 1 + 2.0 ** -30         # covers second-order terms and the rounding of a bound's own arithmetic
+SMALLEST_SETTLED = 2.0 ** -968   # below this a double-double's low part may be subnormal: not settled here
+
+
+# --- double-double arithmetic, on floats or numpy arrays alike (only + - * /) ------------------------------
+
+def two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """(s, e) with s = fl(a + b) and s + e = a + b exactly (Knuth)."""
+    s = a + b
+    virtual = s - a
+    return s, (a - (s - virtual)) + (b - virtual)
+
+
+def fast_two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """(s, e) with s + e = a + b exactly, for |a| >= |b| (Dekker)."""
+    s = a + b
+    return s, b - (s - a)
+
+
+def _split(a: Any) -> tuple[Any, Any]:
+    """a = high + low with halves of 26 and 27 significant bits (Veltkamp)."""
+    t = _SPLITTER * a
+    high = t - (t - a)
+    return high, a - high
+
+
+def two_product(a: Any, b: Any) -> tuple[Any, Any]:
+    """(p, e) with p = fl(a b) and p + e = a b exactly (Dekker)."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def times_float(h: Any, l: Any, f: Any) -> tuple[Any, Any]:
+    """(h + l) f for a double f, normalised, within TIMES_FLOAT relative."""
+    p, e = two_product(h, f)
+    return fast_two_sum(p, l * f + e)
+
+
+def times(h1: Any, l1: Any, h2: Any, l2: Any) -> tuple[Any, Any]:
+    """(h1 + l1)(h2 + l2), normalised, within TIMES relative."""
+    p, e = two_product(h1, h2)
+    return fast_two_sum(p, e + (h1 * l2 + l1 * h2))
+
+
+def divided(h1: Any, l1: Any, h2: Any, l2: Any) -> tuple[Any, Any]:
+    """(h1 + l1) / (h2 + l2), normalised, within DIVIDED relative."""
+    q1 = h1 / h2
+    p, e = two_product(q1, h2)
+    r = ((h1 - p) - e) + (l1 - q1 * l2)
+    return fast_two_sum(q1, r / h2)
+
+
+def one_minus(h: Any, l: Any) -> tuple[Any, Any, Any]:
+    """1 - (h + l) as (hi, lo, the bound on its one rounding): exact but for fl(t - l), at most u (|t| + |l|)."""
+    s, t = two_sum(1.0, -h)
+    w = t - l
+    hi, lo = two_sum(s, w)
+    return hi, lo, (abs(t) + abs(l)) * (U * SLACK)
+
+
+def compose(*relative: Any) -> Any:
+    """The relative bound of a result from its operands' bounds and its operation's (module docstring)."""
+    total = relative[0]
+    for bound in relative[1:]:
+        total = total + bound
+    return total * SLACK
+
+
+# --- the rounding test -----------------------------------------------------------------------------------
+
+def settled(h: Floats, l: Floats, bound: Floats) -> NDArray[np.bool_]:
+    """Where h is the double nearest every value within bound of h + l (h > 0, (h, l) normalised).
+
+    The values within bound lie in [h + l - bound, h + l + bound]; each rounds to h when the interval is
+    strictly inside (h - gap below / 2, h + gap above / 2), the gaps to h's neighbours (unequal at a power of
+    two). fl(l + bound) < gap/2 implies l + bound < gap/2, as rounding is monotone and gap/2 a double, and so
+    for the other end: the test's own roundings cannot pass a value that should fail.
+    """
+    with np.errstate(invalid="ignore"):   # an infinite or NaN h (never settled) makes NaN gaps
+        above = np.nextafter(h, np.inf) - h
+        below = h - np.nextafter(h, 0.0)
+        inside = (l + bound < 0.5 * above) & (l - bound > -0.5 * below)
+    result: NDArray[np.bool_] = inside & (h >= SMALLEST_SETTLED) & np.isfinite(h)
+    return result
+
+
+def settled_one(h: float, l: float, bound: float) -> bool:
+    """settled for one value, in plain Python."""
+    if not SMALLEST_SETTLED <= h < math.inf:
+        return False
+    return l + bound < 0.5 * (math.nextafter(h, math.inf) - h) and l - bound > -0.5 * (h - math.nextafter(h, 0.0))
+
+
+def _renormalised(h: Floats, l: Floats) -> tuple[Floats, Floats, NDArray[np.int64]]:
+    """(h, l) = (h' + l') 2**e with h' in [0.5, 1): exact (a power of two scales both parts)."""
+    mantissa, exponent = np.frexp(h)
+    return mantissa, np.ldexp(l, -exponent), exponent.astype(np.int64)
+
+
+# --- x! in double-double, for every x up to a table's size -----------------------------------------------
+
+TABLE_MAX = 1 << 17   # the largest table of factorials kept (3 MB): n up to this goes through it
+
+
+class Factorials:
+    """x! = (high[x] + low[x]) 2**exponent[x] for 0 <= x < size, each within `bound` relative.
+
+    Built in O(size) vectorised steps: the x are cut into `blocks` blocks of `width`; each block's running
+    products are taken side by side (one times_float a step), the blocks' starting factorials F_b = (b width)!
+    one after another, and each entry is F_b times its block's running product. An entry has had at most
+    `width` times_float and `blocks + 1` times, whence `bound`.
+    """
+
+    def __init__(self, size: int) -> None:
+        blocks = 1 << ((size.bit_length() - 1 + 1) // 2)
+        width = size // blocks
+        first = np.arange(blocks, dtype=np.float64) * width    # each block's first x
+        high, low = np.ones(blocks), np.zeros(blocks)
+        exponent = np.zeros(blocks, dtype=np.int64)
+        running_high, running_low = np.empty((width, blocks)), np.empty((width, blocks))
+        running_exponent = np.empty((width, blocks), dtype=np.int64)
+        for i in range(width + 1):   # step i: the product of first + 1 .. first + i
+            if i:
+                high, low, shift = _renormalised(*times_float(high, low, first + i))
+                exponent += shift
+            if i < width:
+                running_high[i], running_low[i], running_exponent[i] = high, low, exponent
+        # F_b: the blocks' totals (high, low, exponent at step width) multiplied in order, in plain floats
+        starts_high, starts_low = np.empty(blocks), np.empty(blocks)
+        starts_exponent = np.empty(blocks, dtype=np.int64)
+        start_high, start_low, start_exponent = 1.0, 0.0, 0
+        for b in range(blocks):
+            starts_high[b], starts_low[b], starts_exponent[b] = start_high, start_low, start_exponent
+            start_high, start_low = times(start_high, start_low, float(high[b]), float(low[b]))
+            mantissa, power = math.frexp(start_high)
+            start_high, start_low = mantissa, math.ldexp(start_low, -power)
+            start_exponent += power + int(exponent[b])
+        high, low = times(starts_high, starts_low, running_high, running_low)   # broadcast: [width, blocks]
+        high, low, shift = _renormalised(high, low)
+        self.high = np.ascontiguousarray(high.T).ravel()   # x = b width + i
+        self.low = np.ascontiguousarray(low.T).ravel()
+        self.exponent = np.ascontiguousarray((shift + running_exponent + starts_exponent).T).ravel()
+        self.size = size
+        # width times_float, then blocks + 1 times (the starts' chain and the last step), composed one by one
+        bound = 0.0
+        for _ in range(width):
+            bound = compose(bound, TIMES_FLOAT)
+        start = 0.0
+        for _ in range(blocks):
+            start = compose(start, bound, TIMES)
+        self.bound = compose(start, bound, TIMES)
+
+    def ratio(self, top1: NDArray[np.int64], top2: NDArray[np.int64], bottom1: NDArray[np.int64],
+              bottom2: NDArray[np.int64]) -> tuple[Floats, Floats, NDArray[np.int64], float]:
+        """top1! top2! / (bottom1! bottom2!) as (high, low, exponent, relative bound): (high + low) 2**exponent,
+        high + low in (1/4, 4). Every argument below size."""
+        h1, l1 = times(self.high[top1], self.low[top1], self.high[top2], self.low[top2])
+        h2, l2 = times(self.high[bottom1], self.low[bottom1], self.high[bottom2], self.low[bottom2])
+        h, l = divided(h1, l1, h2, l2)
+        exponent = self.exponent[top1] + self.exponent[top2] - self.exponent[bottom1] - self.exponent[bottom2]
+        product = compose(self.bound, self.bound, TIMES)
+        return h, l, exponent, compose(product, product, DIVIDED)
+
+    def ratio_one(self, top1: int, top2: int, bottom1: int, bottom2: int) -> tuple[float, float, int, float]:
+        """ratio for one set of whole numbers, in plain Python."""
+        high, low = self.high, self.low
+        h1, l1 = times(float(high[top1]), float(low[top1]), float(high[top2]), float(low[top2]))
+        h2, l2 = times(float(high[bottom1]), float(low[bottom1]), float(high[bottom2]), float(low[bottom2]))
+        h, l = divided(h1, l1, h2, l2)
+        exponent = self.exponent
+        shift = int(exponent[top1]) + int(exponent[top2]) - int(exponent[bottom1]) - int(exponent[bottom2])
+        product = compose(self.bound, self.bound, TIMES)
+        return h, l, shift, compose(product, product, DIVIDED)
+
+
+_tables: list[Factorials] = []
+_building = threading.Lock()
+
+
+def factorials(largest: int) -> Factorials:
+    """A table holding x! for every x <= largest <= TABLE_MAX (built once, grown by powers of two)."""
+    if _tables and _tables[-1].size > largest:
+        return _tables[-1]
+    with _building:
+        if not _tables or _tables[-1].size <= largest:
+            _tables.append(Factorials(max(1 << 10, 1 << largest.bit_length())))
+            del _tables[:-1]
+        return _tables[-1]
+
+
+# --- a falling product in double-double -------------------------------------------------------------------
+
+FALLING_STEPS = 24   # steps between renormalisations: 24 factors below 2**40 stay below 2**960
+
+
+def falling_ratio(n: Floats, big: Floats, m: Floats, terms: int) -> tuple[Floats, Floats, NDArray[np.int64], Floats]:
+    """prod_{j < m} (n - big - j) / (n - j) for whole-number float arrays (n < 2**53, 0 <= m <= terms), as
+    (high, low, exponent, relative bound) like Factorials.ratio: the numerator's and the denominator's products
+    in double-double (times_float by each whole factor, exact as a double), then one division.
+
+    Past a row's own m its factors are 1, which times_float multiplies by exactly (p = h, e = 0, t = l).
+    """
+    top_h, top_l, bottom_h, bottom_l = np.ones(n.shape), np.zeros(n.shape), np.ones(n.shape), np.zeros(n.shape)
+    exponent = np.zeros(n.shape, dtype=np.int64)
+    for j in range(terms):
+        live = j < m
+        top_h, top_l = times_float(top_h, top_l, np.where(live, n - big - j, 1.0))
+        bottom_h, bottom_l = times_float(bottom_h, bottom_l, np.where(live, n - j, 1.0))
+        if (j + 1) % FALLING_STEPS == 0 or j == terms - 1:
+            top_h, top_l, top_shift = _renormalised(top_h, top_l)
+            bottom_h, bottom_l, bottom_shift = _renormalised(bottom_h, bottom_l)
+            exponent += top_shift - bottom_shift
+    h, l = divided(top_h, top_l, bottom_h, bottom_l)
+    # m times_float composed: (((T SLACK + T) SLACK + T) ...) <= m T SLACK**m
+    product = m * TIMES_FLOAT * SLACK ** m
+    return h, l, exponent, compose(product, product, DIVIDED)
+
+
+# --- from a double-double with its bound to the nearest double ---------------------------------------------
+
+def nearest_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], relative: Any
+                   ) -> tuple[Floats, NDArray[np.bool_]]:
+    """The double nearest each Q = (h + l) 2**exponent (Q > 0, off by at most `relative` of itself), and where
+    that is settled. Q below half the smallest subnormal is 0.0, settled."""
+    vanishing = exponent < -1080   # Q < 4 2**-1080 (1 + relative): it rounds to 0
+    scale = np.where(vanishing, 0, exponent)
+    qh, ql = np.ldexp(h, scale), np.ldexp(l, scale)
+    ok = settled(qh, ql, (qh * relative + 2.0 ** -1074) * SLACK) | vanishing   # + ql's scaling
+    return np.where(vanishing, 0.0, qh), ok
+
+
+def nearest_one_minus_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], relative: Any
+                             ) -> tuple[Floats, NDArray[np.bool_]]:
+    """The double nearest each 1 - Q for Q as in nearest_scaled (Q <= 1), and where that is settled. Q below
+    2**-55 gives 1.0, settled: 1 - Q is then above 1 - 2**-54, the midpoint below 1."""
+    negligible = exponent < -57   # Q < 4 2**-58 (1 + relative)
+    scale = np.where(negligible, 0, exponent)
+    qh, ql = np.ldexp(h, scale), np.ldexp(l, scale)
+    ph, pl, rounding = one_minus(qh, ql)
+    ok = settled(ph, pl, (qh * relative + rounding + 2.0 ** -1074) * SLACK) | negligible
+    return np.where(negligible, 1.0, ph), ok
+
+
+def nearest_scaled_one(h: float, l: float, exponent: int, relative: float) -> float | None:
+    """nearest_scaled for one value in plain Python; None when not settled."""
+    if exponent < -1080:
+        return 0.0
+    qh, ql = math.ldexp(h, exponent), math.ldexp(l, exponent)
+    return qh if settled_one(qh, ql, (qh * relative + 2.0 ** -1074) * SLACK) else None
+
+
+def nearest_one_minus_scaled_one(h: float, l: float, exponent: int, relative: float) -> float | None:
+    """nearest_one_minus_scaled for one value in plain Python; None when not settled."""
+    if exponent < -57:
+        return 1.0
+    qh, ql = math.ldexp(h, exponent), math.ldexp(l, exponent)
+    ph, pl, rounding = one_minus(qh, ql)
+    return ph if settled_one(ph, pl, (qh * relative + rounding + 2.0 ** -1074) * SLACK) else None
+
+
+# --- decimal arithmetic at a growing precision (Ziv) --------------------------------------------------------
+
+# log(2 pi)/2 to 125 digits (mpmath; tests/passk/test_nearest.py checks it at 200)
+_HALF_LOG_2PI = Decimal("0.91893853320467274178032973640561763986139747363778341281715154048276569592726039769474"
+                        "329863595419762200564662463433744636686")
+_CONSTANT_ERROR = Decimal("1e-124")   # the constant's own
+_BOUNDS = Context(prec=12, rounding=ROUND_CEILING)   # bounds, each rounded up
+MOST_DIGITS = 320                     # precision at which the decimal way gives up for exact integers
+
+
+def _up(value: Decimal | int | Fraction) -> Decimal:
+    """value rounded up to a Decimal of _BOUNDS' precision."""
+    if isinstance(value, Fraction):
+        return _BOUNDS.divide(Decimal(value.numerator), Decimal(value.denominator))
+    return _BOUNDS.plus(Decimal(value))
+
+
+def _size(x: int) -> Decimal:
+    """An upper bound on (x + 1)(ln x + 1), the largest magnitude in log_factorial(x): ln x <= 0.6932 bits."""
+    return _BOUNDS.multiply(Decimal(x + 1), _BOUNDS.add(_BOUNDS.multiply(Decimal("0.6932"), x.bit_length()), 1))
+
+
+@lru_cache(maxsize=None)
+def _stirling_coefficients(count: int) -> tuple[tuple[Fraction, ...], tuple[float, ...]]:
+    """B_2j / (2j (2j - 1)) for j = 1..count (Bernoulli numbers, exactly), and each one's log10 magnitude."""
+    bernoulli = [Fraction(1)]
+    for m in range(1, 2 * count + 1):   # sum_{j<=m} C(m+1, j) B_j = 0
+        bernoulli.append(-sum((math.comb(m + 1, j) * bernoulli[j] for j in range(m)), Fraction(0)) / (m + 1))
+    coefficients = tuple(bernoulli[2 * j] / (2 * j * (2 * j - 1)) for j in range(1, count + 1))
+    return coefficients, tuple(math.log10(abs(c.numerator)) - math.log10(c.denominator) for c in coefficients)
+
+
+def log_factorial(x: int, context: Context) -> tuple[Decimal, Decimal]:
+    """(ln x!, a bound on its error) at the context's precision p (rounding half even).
+
+    Below 2p + 64, ln of the exact x!, rounded once. Above, Stirling's series
+    (x + 1/2) ln x - x + ln(2 pi)/2 + sum_{j<=K} B_2j / (2j (2j-1) x^(2j-1)), whose remainder is at most the
+    first omitted term (DLMF 5.11.10 and 5.11(ii), for real x > 0). With e = 10^(1-p)/2 the relative error of
+    one operation: ln x (e), (x + 1/2) ln x (x + 1/2 exact; e more), - x, + ln(2 pi)/2 (e each, and e for the
+    constant), the K terms (e for the coefficient, e for the division) and their K additions, + the sum (e):
+    at most e (5.02 (x + 1)(ln x + 1) + K + 4), as every partial result is below (x + 1)(ln x + 1).
+    """
+    digits = context.prec
+    unit = Decimal(1).scaleb(1 - digits) / 2
+    if x <= 1:
+        return Decimal(0), Decimal(0)
+    if x < 2 * digits + 64:
+        value = context.ln(Decimal(math.factorial(x)))
+        return value, _up(unit * abs(value))
+    coefficients, magnitudes = _stirling_coefficients(max(8, digits))
+    size = math.log10(x)
+    terms = next(j for j in range(len(magnitudes)) if magnitudes[j] - (2 * j + 1) * size < -digits - 3)
+    whole = Decimal(x)
+    value = context.subtract(context.multiply(context.add(whole, Decimal("0.5")), context.ln(whole)), whole)
+    value = context.add(value, context.plus(_HALF_LOG_2PI))
+    series = Decimal(0)
+    for j in range(terms):
+        coefficient = context.divide(Decimal(coefficients[j].numerator), Decimal(coefficients[j].denominator))
+        series = context.add(series, context.divide(coefficient, Decimal(x ** (2 * j + 1))))
+    value = context.add(value, series)
+    omitted = _BOUNDS.divide(_up(abs(coefficients[terms])), Decimal(x) ** (2 * terms + 1))
+    bound = _BOUNDS.multiply(unit, _BOUNDS.add(_BOUNDS.multiply(Decimal("5.02"), _size(x)), terms + 4))
+    return value, _BOUNDS.add(_BOUNDS.add(bound, omitted), _CONSTANT_ERROR)
+
+
+def nearest_from_log(log: Any, digits: int, complement: bool) -> float | None:
+    """The double nearest exp(L), or 1 - exp(L) when complement, for L <= 0 given by log(context) -> (L, bound):
+    at `digits` decimal digits, then more (Ziv) until every value within the bound rounds alike; None past
+    MOST_DIGITS (the caller then computes in exact integers).
+
+    exp(L) is E = exp(L~)(1 + t), |t| <= e, so within exp(L~) (|exp(d) - 1| + e) <= 1.01 E (2 b + e) of
+    exp(L) for |d| <= b <= 1; 1 - E adds its own rounding, e |1 - E|.
+    """
+    while digits <= MOST_DIGITS:
+        context = Context(prec=digits)
+        unit = Decimal(1).scaleb(1 - digits) / 2
+        value, bound = log(context)
+        if bound <= 1:
+            if complement and value + bound < -40:   # exp(L) < e^-40 < 2^-55: 1 - exp(L) rounds to 1
+                return 1.0
+            if not complement and value + bound < -746:   # exp(L) < 2^-1075: rounds to 0
+                return 0.0
+            power = context.exp(value)
+            error = _BOUNDS.multiply(_BOUNDS.multiply(Decimal("1.01"), power),
+                                     _BOUNDS.add(_BOUNDS.multiply(2, bound), unit))
+            if complement:
+                power = context.subtract(1, power)
+                error = _BOUNDS.add(error, _BOUNDS.multiply(unit, abs(power)))
+            settled_value = _settle(power, error, digits)
+            if settled_value is not None:
+                return settled_value
+        digits += max(20, digits // 2)
+    return None
+
+
+def _settle(value: Decimal, error: Decimal, digits: int) -> float | None:
+    """float(value) when every number within error of value (a number >= 0) rounds to the same double; float()
+    of a Decimal is correctly rounded (CPython's strtod) and monotone."""
+    low = Context(prec=digits + 20, rounding=ROUND_FLOOR).subtract(value, error)
+    high = Context(prec=digits + 20, rounding=ROUND_CEILING).add(value, error)
+    low_double, high_double = float(max(low, Decimal(0))), float(high)
+    return high_double if low_double == high_double else None

@@ -1,0 +1,191 @@
+"""passk.nearest against exact arithmetic: each lemma's bound holds, and the rounding test never passes a value
+that two ends of its interval would round differently.
+
+Every check compares with Fractions (exact) or mpmath at 200 digits, never with passk's own results.
+"""
+
+import math
+from decimal import Context, Decimal
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from oracles import nearest
+from passk import nearest as N
+
+U2 = Fraction(2) ** -106   # u^2
+# doubles whose products, quotients and the splitter's products stay far from overflow and underflow
+moderate = st.floats(min_value=2.0**-400, max_value=2.0**400).flatmap(
+    lambda x: st.sampled_from([x, -x]))
+positive = st.floats(min_value=2.0**-400, max_value=2.0**400)
+
+
+def exact(*parts):
+    return sum((Fraction(part) for part in parts), Fraction(0))
+
+
+@st.composite
+def double_doubles(draw, strategy=positive):
+    """A normalised (high, low): |low| <= u |high|, low anything up to half an ulp of high."""
+    high = draw(strategy)
+    low = draw(st.floats(-0.5, 0.5)) * (math.nextafter(high, math.inf) - high)
+    high, low = N.fast_two_sum(high, low)
+    return high, low
+
+
+@given(moderate, moderate)
+def test_two_sum_is_exact(a, b):
+    s, e = N.two_sum(a, b)
+    assert s == a + b and exact(s, e) == exact(a, b)
+
+
+@given(moderate, moderate)
+def test_fast_two_sum_is_exact_when_the_first_is_larger(a, b):
+    a, b = (a, b) if abs(a) >= abs(b) else (b, a)
+    s, e = N.fast_two_sum(a, b)
+    assert exact(s, e) == exact(a, b)
+
+
+@given(moderate, moderate)
+def test_two_product_is_exact(a, b):
+    p, e = N.two_product(a, b)
+    assert p == a * b and exact(p, e) == Fraction(a) * Fraction(b)
+
+
+@given(double_doubles(), st.integers(1, 2**53 - 1))
+def test_times_float_within_its_bound(value, whole):
+    high, low = N.times_float(*value, float(whole))
+    product = exact(*value) * whole
+    assert abs(exact(high, low) - product) <= Fraction(N.TIMES_FLOAT) * product
+    assert abs(low) <= abs(high) * 2.0**-53
+
+
+@given(double_doubles(), double_doubles())
+def test_times_within_its_bound(a, b):
+    high, low = N.times(*a, *b)
+    product = exact(*a) * exact(*b)
+    assert abs(exact(high, low) - product) <= Fraction(N.TIMES) * product
+
+
+@given(double_doubles(), double_doubles())
+def test_divided_within_its_bound(a, b):
+    high, low = N.divided(*a, *b)
+    quotient = exact(*a) / exact(*b)
+    assert abs(exact(high, low) - quotient) <= Fraction(N.DIVIDED) * quotient
+
+
+@given(double_doubles(st.floats(0.0, 1.0).filter(lambda x: x == 0 or x >= 2.0**-60)))
+def test_one_minus_within_its_bound(value):
+    high, low, bound = N.one_minus(*value)
+    assert abs(exact(high, low) - (1 - exact(*value))) <= Fraction(bound)
+
+
+# --- the rounding test ---------------------------------------------------------------------------------
+
+
+@given(st.floats(2.0**-900, 2.0**900), st.floats(-1.0, 1.0), st.floats(0.0, 1.0))
+def test_settled_passes_only_intervals_whose_ends_round_alike(high, share, width):
+    gap = math.nextafter(high, math.inf) - high
+    low, bound = share * gap / 2, width * gap / 2
+    high, low = N.fast_two_sum(high, low)
+    if N.settled_one(high, low, bound):
+        ends = (exact(high, low) - Fraction(bound), exact(high, low) + Fraction(bound))
+        assert nearest(ends[0]) == nearest(ends[1]) == high
+    assert N.settled(np.array([high]), np.array([low]), np.array([bound]))[0] == N.settled_one(high, low, bound)
+
+
+@pytest.mark.parametrize("below, settles", [(2.0**-54 * 0.99, True), (2.0**-54, False), (2.0**-53 * 0.75, False)])
+def test_settled_knows_the_gap_below_a_power_of_two_is_half_the_gap_above(below, settles):
+    """1.0's neighbours: 1 + 2^-52 above, 1 - 2^-53 below; the midpoint below is 1 - 2^-54, so an interval
+    reaching down to 1 - 0.75 2^-53 does not settle, though it would against the gap above (1 + 2^-53)."""
+    assert N.settled_one(1.0, -below / 2, below / 2) is settles
+
+
+def test_settled_refuses_what_may_be_subnormal_or_is_not_a_number():
+    assert not N.settled_one(2.0**-1000, 0.0, 0.0)
+    assert not N.settled(np.array([np.nan, np.inf, 0.0]), np.zeros(3), np.zeros(3)).any()
+
+
+# --- the factorial table and falling products ------------------------------------------------------------
+
+
+def test_every_factorial_of_the_smallest_table_is_within_its_bound():
+    table = N.Factorials(1 << 10)
+    bound = Fraction(table.bound)
+    for x in range(table.size):
+        value = exact(table.high[x], table.low[x]) * Fraction(2) ** int(table.exponent[x])
+        assert abs(value - math.factorial(x)) <= bound * math.factorial(x), x
+        assert 0.5 <= table.high[x] < 1
+
+
+@pytest.mark.parametrize("x", [0, 1, 2, 255, 256, 257, 40_000, 65_535, 65_536, 131_071])
+def test_the_largest_table_holds_its_bound_at_block_edges(x):
+    table = N.factorials(N.TABLE_MAX - 1)
+    assert table.size == N.TABLE_MAX
+    value = exact(table.high[x], table.low[x]) * Fraction(2) ** int(table.exponent[x])
+    assert abs(value - math.factorial(x)) <= Fraction(table.bound) * math.factorial(x)
+
+
+def test_the_table_grows_by_powers_of_two_and_is_kept():
+    small = N.factorials(10)
+    assert N.factorials(small.size - 1) is N.factorials(small.size - 1)
+    assert N.factorials(small.size).size >= 2 * small.size
+
+
+@settings(max_examples=200)
+@given(st.integers(1, 10**12), st.integers(0, 10**12), st.integers(0, 80))
+def test_falling_ratio_within_its_bound(n, big, m):
+    assume(big + m <= n)
+    h, l, exponent, bound = N.falling_ratio(np.array([float(n)]), np.array([float(big)]), np.array([float(m)]), 80)
+    value = exact(h[0], l[0]) * Fraction(2) ** int(exponent[0])
+    ratio = Fraction(math.perm(n - big, m), math.perm(n, m))
+    assert abs(value - ratio) <= Fraction(float(bound[0])) * ratio
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 5000), st.data())
+def test_factorial_ratio_within_its_bound(n, data):
+    a, b, c, d = (data.draw(st.integers(0, n)) for _ in range(4))
+    table = N.factorials(n)
+    h, l, exponent, bound = table.ratio(*(np.array([x]) for x in (a, b, c, d)))
+    value = exact(h[0], l[0]) * Fraction(2) ** int(exponent[0])
+    ratio = Fraction(math.factorial(a) * math.factorial(b), math.factorial(c) * math.factorial(d))
+    assert abs(value - ratio) <= Fraction(bound) * ratio
+    assert table.ratio_one(a, b, c, d) == (h[0], l[0], int(exponent[0]), bound)
+
+
+# --- the decimal way --------------------------------------------------------------------------------------
+
+
+def test_the_half_log_of_two_pi_is_right_to_its_stated_error():
+    with mpmath.workdps(200):
+        truth = mpmath.log(2 * mpmath.pi) / 2
+        assert abs(mpmath.mpf(str(N._HALF_LOG_2PI)) - truth) <= mpmath.mpf(str(N._CONSTANT_ERROR))
+
+
+@pytest.mark.parametrize("digits", [20, 45, 100])
+@pytest.mark.parametrize("x", [0, 1, 2, 10, 63, 64, 103, 104, 263, 264, 265, 1000, 123_456, 10**6, 10**12 - 1])
+def test_log_factorial_within_its_bound(x, digits):
+    value, bound = N.log_factorial(x, Context(prec=digits))
+    with mpmath.workdps(250):
+        truth = mpmath.loggamma(x + 1)
+        assert abs(mpmath.mpf(str(value)) - truth) <= mpmath.mpf(str(bound))
+        assert mpmath.mpf(str(bound)) <= max(1, abs(truth)) * mpmath.mpf(10) ** (5 - digits)   # and not loose
+
+
+def test_nearest_from_log_settles_on_the_nearest_double():
+    """exp(log(5/6)) and 1 - exp(log(1/6)), with the log correctly rounded and its error bounded by an ulp."""
+    def log_of(value):
+        return lambda context: (context.ln(Decimal(value.numerator) / Decimal(value.denominator)),
+                                Decimal(1).scaleb(2 - context.prec))
+    assert N.nearest_from_log(log_of(Fraction(5, 6)), 25, complement=False) == nearest(Fraction(5, 6))
+    assert N.nearest_from_log(log_of(Fraction(1, 6)), 25, complement=True) == nearest(Fraction(5, 6))
+
+
+def test_nearest_from_log_gives_up_when_its_bound_never_settles():
+    """A bound that stays wide at every precision: None, and the caller computes in exact integers."""
+    assert N.nearest_from_log(lambda context: (Decimal(-1), Decimal("0.1")), 20, complement=True) is None
