@@ -32,25 +32,28 @@ the other answers builds ways[(s, t)], the ways the other answers give s places
 with t of them tied at j; the invalid samples fill the remaining k - j - s. The
 vote then credits g with 1 / (1 + t) (fractional; the credits of the tied
 correct answers add up to tied correct / tied) or with 1 only when t = 0
-(wrong). Summed and divided by C(n, k), in exact integers and one Fraction.
+(wrong). Summed and divided by C(n, k), in exact integers and one Fraction:
+maj@k is the double nearest that exact value, on every machine. Up to
+EXACT_MAX_N samples the program walks a dict of reachable states; above, the
+same program steps over whole arrays of Python ints (numpy object arrays),
+which costs fewer Python operations when the states are many.
 """
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
 from typing import Literal, TypeAlias
 
 import numpy as np
-from numpy.typing import NDArray
 
 Tie: TypeAlias = Literal["fractional", "wrong"]
 TIES: tuple[Tie, ...] = ("fractional", "wrong")
 NO_ANSWER = frozenset({"[invalid]", ""})   # answers that do not vote, besides None
 Answer: TypeAlias = Hashable | None
-EXACT_MAX_N = 128   # majority_at_k sums exact integers up to this n, above it floats (see _credit_float)
+EXACT_MAX_N = 128   # the dict program up to this n, the array program of whole numbers above (_credit_arrays)
+ARRAY_DIGIT_SAMPLES = 32   # vote_cost: the array program's whole numbers cost 1 + n / this times a float's
 
 
 @dataclass
@@ -102,23 +105,14 @@ def first_k_majority(answers: Sequence[Answer], correct: Sequence[bool], k: int,
 def majority_at_k(answers: Sequence[Answer], correct: Sequence[bool], k: int, tie: Tie = "fractional") -> float:
     """maj@k of one problem: the expected score of the vote over a random k-subset of its samples.
 
-    Exact (majority_at_k_exact, rounded once) up to EXACT_MAX_N samples and at k = n; above, the same dynamic
-    program in floats (_credit_float), within about 1e-13 relative of the exact value.
+    The double nearest the exact value (majority_at_k_exact, rounded once by Fraction's int / int).
 
     Examples
     --------
     >>> majority_at_k(["7", "7", "5", None], [True, True, False, False], 2)   # 7 wins 4 pairs of 6
     0.6666666666666666
     """
-    pairs = _pairs(answers, correct, tie)
-    _check_k(len(pairs), k)
-    if k == 1:   # one sample votes alone: its answer counts when it is one and correct
-        return sum(is_vote(answer) and bool(verdict) for answer, verdict in pairs) / len(pairs)
-    if len(pairs) <= EXACT_MAX_N or k == len(pairs):
-        return float(majority_at_k_exact(answers, correct, k, tie))
-    groups, invalid = _groups(pairs)
-    credit = sum(_credit_float(size, others, invalid, len(pairs), k, tie) for size, others in _correct_groups(groups))
-    return min(1.0, float(credit))   # rounding may pass 1 by an ulp or two
+    return float(majority_at_k_exact(answers, correct, k, tie))
 
 
 def vote_cost(answers: Sequence[Answer], correct: Sequence[bool], k: int, tie: Tie = "fractional") -> float:
@@ -137,11 +131,12 @@ def vote_cost(answers: Sequence[Answer], correct: Sequence[bool], k: int, tie: T
             bound = sum(count >= j for count in counts) - 1
             width = min(j, k - j) + 1
             steps += 1 + bound * width
-            # in whole numbers the places taken stay within n - k of the room (else the rest could not fill it)
+            # the dict program keeps the places taken within n - k of the room (else the rest could not fill it)
             places = min(k - j, len(pairs) - k) + 1 if exact else k - j + 1
             cells += bound * width * places * (min(bound, (k - j) // j) + 1)
-    cost = 2 * steps + cells / 1000
-    return base + (6 * cost if exact else cost)   # whole numbers cost more than floats
+    cost = 2 * steps + cells / 1000   # as the same program costs in floats
+    # whole numbers cost more: the dict's states 6 times as much, the arrays' ints more as they grow with n
+    return base + cost * (6 if exact else 1 + len(pairs) / ARRAY_DIGIT_SAMPLES)
 
 
 def majority_at_n(answers: Sequence[Answer], correct: Sequence[bool], tie: Tie = "fractional") -> float:
@@ -151,11 +146,15 @@ def majority_at_n(answers: Sequence[Answer], correct: Sequence[bool], tie: Tie =
 
 def majority_at_k_exact(answers: Sequence[Answer], correct: Sequence[bool], k: int,
                         tie: Tie = "fractional") -> Fraction:
-    """maj@k of one problem as an exact Fraction, by the dynamic program of the module docstring."""
+    """maj@k of one problem as an exact Fraction, by the dynamic program of the module docstring (k = 1 at once:
+    one sample votes alone, and its answer counts when it is one and correct)."""
     pairs = _pairs(answers, correct, tie)
     _check_k(len(pairs), k)
+    if k == 1:
+        return Fraction(sum(is_vote(answer) and bool(verdict) for answer, verdict in pairs), len(pairs))
     groups, invalid = _groups(pairs)
-    total = sum((_credit(size, others, invalid, k, tie) for size, others in _correct_groups(groups)), Fraction(0))
+    credit = _credit if len(pairs) <= EXACT_MAX_N or k == len(pairs) else _credit_arrays
+    total = sum((credit(size, others, invalid, k, tie) for size, others in _correct_groups(groups)), Fraction(0))
     return total / comb(len(pairs), k)
 
 
@@ -212,51 +211,34 @@ def _bound_ways(bound: list[int], j: int, most: int, room: int, free: int) -> di
     return ways
 
 
-def _credit_float(size: int, others: list[int], invalid: int, n: int, k: int, tie: Tie) -> float:
-    """_credit / C(n, k) in floats: each C(m, x) is scaled to the binomial probability C(m, x) p^x (1 - p)^(m - x)
-    with p = k / n, so every product of a whole subset carries the same factor p^k (1 - p)^(n - k), removed at the
-    end by dividing by C(n, k) p^k (1 - p)^(n - k); all terms are positive and none overflows."""
-    p = k / n
-    credit = 0.0
+def _credit_arrays(size: int, others: list[int], invalid: int, k: int, tie: Tie) -> Fraction:
+    """_credit by the same program over arrays of whole numbers: ways[s, t] (s places taken, t answers tied at
+    j) grows answer by answer, C(count, x) ways adding x places (a tie when x = j); each array step is one numpy
+    call over Python ints, so exact sums cost a few calls a count, not a loop over every state."""
+    credit = Fraction(0)
     for j in range(1, min(size, k) + 1):
         room = k - j
         most = j if tie == "fractional" else j - 1
         bound = [count for count in others if count >= j]
         free = invalid + sum(count for count in others if count < j)
         most_ties = min(len(bound), room // j) if tie == "fractional" else 0
-        ways = np.ones((1, 1))   # grows with the places and ties the answers so far can reach
+        ways = np.ones((1, 1), dtype=object)   # grows with the places and ties the answers so far can reach
         for count in bound:
-            weights = _binomial(count, p)
-            step = np.zeros((min(room, ways.shape[0] - 1 + most) + 1, min(most_ties, ways.shape[1]) + 1))
+            step = np.zeros((min(room, ways.shape[0] - 1 + most) + 1, min(most_ties, ways.shape[1]) + 1),
+                            dtype=object)
             for x in range(min(most, room) + 1):
                 span = min(ways.shape[0], step.shape[0] - x)
                 if x == j:
                     ties = min(ways.shape[1], step.shape[1] - 1)
-                    step[x:x + span, 1:1 + ties] += ways[:span, :ties] * weights[x]
+                    step[x:x + span, 1:1 + ties] += ways[:span, :ties] * comb(count, x)
                 else:
-                    step[x:x + span, :ways.shape[1]] += ways[:span] * weights[x]
+                    step[x:x + span, :ways.shape[1]] += ways[:span] * comb(count, x)
             ways = step
-        ways = np.vstack([ways, np.zeros((room + 1 - ways.shape[0], ways.shape[1]))])
-        by_ties = _fill(free, room, p) @ ways
-        credit += float(_binomial(size, p)[j] * np.sum(by_ties / (1 + np.arange(by_ties.size))))
-    return credit / float(_binomial(n, p)[k])
-
-
-@lru_cache(maxsize=4096)
-def _binomial(m: int, p: float) -> NDArray[np.float64]:
-    """C(m, x) p^x (1 - p)^(m - x) for x = 0..m (read-only: kept for the next answer of m samples)."""
-    from scipy.stats import binom   # here, not at import: scipy.stats takes most of a second to load
-    weights = np.asarray(binom.pmf(np.arange(m + 1), m, p), dtype=np.float64)   # Loader's saddle point
-    weights.flags.writeable = False
-    return weights
-
-
-def _fill(free: int, room: int, p: float) -> NDArray[np.float64]:
-    """The binomial weight of taking room - s of free places, for s = 0..room (0 where room - s > free)."""
-    weights = np.zeros(room + 1)
-    lowest = max(0, room - free)
-    weights[lowest:] = _binomial(free, p)[room - np.arange(lowest, room + 1)]
-    return weights
+        fill = np.array([comb(free, room - taken) for taken in range(ways.shape[0])], dtype=object)
+        by_ties = (fill @ ways).tolist()   # the rest of the room from the free samples (C(free, r) = 0 past free)
+        credit += comb(size, j) * sum((Fraction(int(ways_tied), 1 + ties) for ties, ways_tied in enumerate(by_ties)),
+                                      Fraction(0))
+    return credit
 
 
 def _pairs(answers: Sequence[Answer], correct: Sequence[bool], tie: str) -> list[tuple[Answer, bool]]:
@@ -277,7 +259,7 @@ def _check_k(n: int, k: int) -> None:
 @dataclass(frozen=True)
 class MajorityRow:
     """maj@k of a benchmark at one k: the mean over its problems of passk's maj@k (every k-subset) and of the
-    vote over the first k samples only (NeMo-Skills' majority@k)."""
+    vote over the first k samples only (NeMo-Skills' majority@k), each the exact mean rounded once."""
 
     k: int
     majority: float
@@ -292,7 +274,7 @@ def majority_rows(problems: Sequence[Votes], ks: Iterable[int], tie: Tie = "frac
     fewest = min(len(votes.answers) for votes in problems)
     rows = []
     for k in sorted({k for k in ks if 1 <= k <= fewest} | {fewest}):
-        subsets = sum(majority_at_k(votes.answers, votes.correct, k, tie) for votes in problems)
+        subsets = sum((majority_at_k_exact(votes.answers, votes.correct, k, tie) for votes in problems), Fraction(0))
         first = sum((first_k_majority(votes.answers, votes.correct, k, tie) for votes in problems), Fraction(0))
-        rows.append(MajorityRow(k, subsets / len(problems), float(first / len(problems))))
+        rows.append(MajorityRow(k, float(subsets / len(problems)), float(first / len(problems))))
     return rows

@@ -23,7 +23,7 @@ from passk.estimator import Floats, Ints, distinct_pairs
 from passk.formats._core import Vote
 from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, tail_cost, threshold
 from passk.intervals import population_note, shape, spread_and_interval
-from passk.majority import Tie, inconsistent_answers, majority_at_k, vote_cost, vote_score
+from passk.majority import Tie, inconsistent_answers, majority_at_k_exact, vote_cost, vote_score
 
 
 @dataclass(frozen=True)
@@ -144,6 +144,21 @@ def estimate(values: Floats, weights: Ints | None = None, exact: Fraction | None
     return Estimate(mean, se, ci95, note)
 
 
+MEAN_DENOMINATORS = 64   # exact means of Fractions with at most this many different denominators
+
+
+def exact_mean(values: Sequence[Fraction]) -> Fraction | None:
+    """The exact mean of the values, or None when they have more than MEAN_DENOMINATORS different denominators
+    (their sum's denominator would grow with each; estimate then sums the rounded values, math.fsum)."""
+    by_denominator: dict[int, int] = {}
+    for value in values:
+        by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + value.numerator
+        if len(by_denominator) > MEAN_DENOMINATORS:
+            return None
+    total = sum((Fraction(numerator, denominator) for denominator, numerator in by_denominator.items()), Fraction(0))
+    return total / len(values)
+
+
 def undefined(k: int, samples: Ints, statistic: str) -> str | None:
     """Why statistic at k is undefined (some problems have fewer than k samples), or None when it is defined."""
     short = int(np.count_nonzero(samples < k))
@@ -212,9 +227,10 @@ def majority_table(task_ids: Sequence[str], votes: Sequence[Sequence[Vote]], ks:
         if reason:
             rows.append(MajorityRow(k, None, None, reason))
             continue
-        values = np.array([majority_at_k(a, v, k, tie) for a, v in zip(answers, verdicts)])
+        exact = [majority_at_k_exact(a, v, k, tie) for a, v in zip(answers, verdicts)]
         first = sum((vote_score(a[:k], v[:k], tie) for a, v in zip(answers, verdicts)), Fraction(0))
-        rows.append(MajorityRow(k, estimate(values), float(first / len(votes))))
+        rows.append(MajorityRow(k, estimate(np.array([float(value) for value in exact]), exact=exact_mean(exact)),
+                                float(first / len(votes))))
     scores = [vote_score(a, v, tie) for a, v in zip(answers, verdicts)]
     at_n = estimate(np.array([float(score) for score in scores]), exact=sum(scores, Fraction(0)) / len(scores))
     judged = [task_id for task_id, a, v in zip(task_ids, answers, verdicts) if inconsistent_answers(a, v)]

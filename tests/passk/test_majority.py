@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import passk.majority as majority
+from oracles import nearest
 from passk.__main__ import main
 from passk.formats.nemoskills import read_seed
 from passk.majority import (
@@ -96,26 +97,42 @@ def test_a_tie_counted_wrong_never_scores_more_than_fractional_credit(problem):
 
 
 @given(problems(most=40), st.data())
-def test_the_float_dynamic_program_agrees_with_the_exact_one(problem, data):
+def test_the_program_over_arrays_of_whole_numbers_equals_the_dict_one(problem, data):
+    """Above EXACT_MAX_N samples maj@k steps over numpy arrays of Python ints: the same exact Fraction."""
     answers, correct = problem
     k = data.draw(st.integers(1, len(answers)))
-    saved = majority.EXACT_MAX_N
-    majority.EXACT_MAX_N = 0   # every n takes the float path
-    try:
-        for tie in TIES:
-            exact = float(majority_at_k_exact(answers, correct, k, tie))
-            assert majority_at_k(answers, correct, k, tie) == pytest.approx(exact, rel=1e-13, abs=1e-300)
-    finally:
-        majority.EXACT_MAX_N = saved
+    for tie in TIES:
+        by_dict = majority_at_k_exact(answers, correct, k, tie)
+        saved = majority.EXACT_MAX_N
+        majority.EXACT_MAX_N = 0   # every n takes the array program
+        try:
+            assert majority_at_k_exact(answers, correct, k, tie) == by_dict
+            assert majority_at_k(answers, correct, k, tie) == nearest(by_dict)
+        finally:
+            majority.EXACT_MAX_N = saved
 
 
-def test_a_thousand_samples_take_the_float_path_and_stay_a_probability():
-    answers = [str(i % 37) if i % 5 else "right" for i in range(1024)]
+@given(problems(most=12), st.data())
+def test_maj_at_k_is_the_double_nearest_the_brute_force_value(problem, data):
+    answers, correct = problem
+    k = data.draw(st.integers(1, len(answers)))
+    for tie in TIES:
+        assert majority_at_k(answers, correct, k, tie) == nearest(brute_force(answers, correct, k, tie))
+
+
+@pytest.mark.parametrize("k", [1, 2, 16, 129, 256, 299, 300])
+def test_three_hundred_samples_take_the_array_program_and_give_the_nearest_double(k):
+    answers = [str(i % 7) if i % 5 else "right" for i in range(300)]
     correct = [answer == "right" for answer in answers]
     assert len(answers) > EXACT_MAX_N
-    values = [majority_at_k(answers, correct, k) for k in (1, 16, 256, 1023, 1024)]
-    assert values[0] == pytest.approx(205 / 1024, rel=1e-13)
-    assert all(0 <= value <= 1 for value in values) and values[-1] == 1.0
+    value = majority_at_k(answers, correct, k)
+    saved = majority.EXACT_MAX_N
+    majority.EXACT_MAX_N = 300   # the dict program, as the exact reference
+    try:
+        assert value == nearest(majority_at_k_exact(answers, correct, k))
+    finally:
+        majority.EXACT_MAX_N = saved
+    assert majority_at_k(answers, correct, 1) == 60 / 300
 
 
 def test_the_first_k_vote_depends_on_the_order_and_the_subset_mean_does_not():

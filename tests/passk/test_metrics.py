@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from oracles import assert_is_midp_interval, population_trials
+from oracles import assert_is_midp_interval, nearest, population_trials
 from passk.benchmark import summarize
 from passk.formats import read_files
 from passk.formats._core import Parsed, Problem
@@ -69,7 +69,7 @@ def test_maj_at_k_is_the_mean_over_problems_of_every_k_subset_vote(problems, tie
             assert row.estimate is None and f"maj@{row.k}" in row.reason
             continue
         exact = [every_subset(problem.votes, row.k, tie) for problem in problems]
-        assert row.estimate.value == pytest.approx(float(sum(exact) / len(exact)), rel=1e-15, abs=1e-300)
+        assert row.estimate.value == nearest(sum(exact) / len(exact))   # the exact mean, rounded once
         first = sum(vote(problem.votes[:row.k], tie) for problem in problems) / len(problems)
         assert row.first_k == float(first)
         if len(problems) > 1 and 0 < sum(exact) < len(exact):
@@ -79,6 +79,20 @@ def test_maj_at_k_is_the_mean_over_problems_of_every_k_subset_vote(problems, tie
             assert_is_midp_interval(row.estimate.ci95, float(mean) * trials, trials)
     at_n = [vote(problem.votes, tie) for problem in problems]
     assert majority.at_n.value == float(sum(at_n) / len(at_n))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(2, 40), st.integers(0, 40)), min_size=2, max_size=30))
+def test_maj_at_1_prints_as_pass_at_1_when_every_sample_has_an_answer(counts):
+    """Both are the exact mean of c/n rounded once (NeMo-Skills' files once showed maj@1 an ulp below pass@1)."""
+    problems = []
+    for index, (n, c) in enumerate(counts):
+        c = min(c, n)
+        votes = tuple(("right", True) if i < c else (f"wrong {i}", False) for i in range(n))
+        problems.append(Problem(f"p{index}", n, c, votes))
+    summary = summarize(problems, [1])
+    assert summary.majority.results[0].estimate.value == summary.results[0].pass_at_k == \
+        nearest(sum(Fraction(min(c, n), n) for n, c in counts) / len(counts))
 
 
 @settings(max_examples=60, deadline=None)
