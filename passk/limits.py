@@ -74,6 +74,11 @@ class Limits:
     ranked_cells: int = limit(2_500_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "
                                          "counted as its larger run's: what comparing every pair costs (a pair's "
                                          "interval and p-value cost about as much as 800 problems).")
+    listed_id_bytes: int = limit(32 * MiB, "Task ids an answer lists as only in one run of a pair (a "
+                                           "comparison's only_in_a and only_in_b, and a ranking's for every pair "
+                                           "at every k), in bytes as JSON writes them (`é` as `\\u00e9`: a "
+                                           "character up to 12 bytes), counted from the runs' ids before any pair "
+                                           "is compared.")
     sample_counts: int = limit(20_000, "Different sample counts n in a ranking, its runs' added up: each run's "
                                        "pass@1 is an exact sum of fractions c/n, which grows with every different "
                                        "n (a run that gives every problem the same n has one).")
@@ -181,6 +186,17 @@ def check_ranking(problems: Sequence[int], ks: Sequence[int], limits: Limits = L
                          f"{on} {cost:,} (pairs × k values × (problems + {PAIR_PROBLEMS})), more than the "
                          f"{limits.ranked_cells:,} one request may compute: choose fewer k values, rank fewer runs, "
                          f"or {LARGER_RUNS}.")
+
+
+def check_listed_ids(listed: int, ranked: bool = False, limits: Limits = LIMITS) -> None:
+    """Refuse a comparison, or a ranking (ranked), whose answer would list more than limits.listed_id_bytes of task
+    ids as only in one run of a pair (listed: their bytes as JSON writes them, over every pair and k)."""
+    if listed > limits.listed_id_bytes:
+        where = ", for each pair of runs at each k," if ranked else ""
+        raise LimitError(f"The runs share too few task ids: the ids only one run of a pair has, listed in the "
+                         f"answer{where} would take about {listed / 1e6:,.0f} MB, more than the "
+                         f"{size(limits.listed_id_bytes)} one answer may list; compare runs of the same tasks, "
+                         f"{'fewer runs or k values, ' if ranked else ''}or {LARGER_RUNS}.")
 
 
 def check_sample_counts(counts: int, limits: Limits = LIMITS) -> None:

@@ -6,7 +6,7 @@ Runs are [(name, problems)]. For each k:
   SE and 95% interval, from passk.benchmark.summarize (the benchmark page's
   numbers), best first; runs whose pass@k is undefined at k come last;
 - pairs: every pair of runs, in the order given (a before b), compared on the
-  problems both have by passk.benchmark.compare_runs (a minus b, SE, the
+  problems both have as passk.benchmark.compare_runs compares them (a minus b, SE, the
   trinomial interval and the p-value it inverts to), with the
   p-values adjusted for the number of pairs by Holm's step-down method
   (Holm 1979, Scand. J. Statist. 6:65-70): sort the m defined p-values
@@ -29,11 +29,17 @@ from itertools import combinations
 from string import ascii_lowercase
 from typing import Any
 
-from passk.benchmark import PairedRun, ProblemCounts, Summary, _checked_ks, compare_runs, summarize
+from json.encoder import encode_basestring_ascii   # a str as JSON writes it (the API's json escapes non-ASCII)
+
+import numpy as np
+
+from passk.benchmark import (PairedRun, Positions, ProblemCounts, Summary, _checked_ks, paired_results,
+                             summarize)
 from passk.columns import PAIR_COLUMNS, RANK_COLUMNS, json_row
 from passk.display import plural
 from passk.estimator import DEFAULT_KS
-from passk.limits import LIMITS, LimitError, check_ranking, check_sample_counts, too_many_groups
+from passk.limits import (LIMITS, LimitError, check_listed_ids, check_ranking, check_sample_counts,
+                          too_many_groups)
 
 ALPHA = 0.05      # the level at which two runs are told apart, after Holm's adjustment
 
@@ -173,7 +179,8 @@ def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: It
     """Rank [(name, problems)] per k and compare every pair; see the module docstring.
 
     limited: within the web's bounds (passk.limits.check_ranking: LIMITS.runs runs and LIMITS.ranked_cells;
-    LIMITS.sample_counts different n; at most LIMITS.groups letter groups at each k); the command line ranks any
+    LIMITS.sample_counts different n; LIMITS.listed_id_bytes of ids listed as only in one run of a pair, counted
+    before any pair is compared; at most LIMITS.groups letter groups at each k); the command line ranks any
     number."""
     given = [(name, list(problems)) for name, problems in runs]
     if len(given) < 2:
@@ -186,13 +193,28 @@ def rank_runs(runs: Iterable[tuple[str | None, Iterable[ProblemCounts]]], ks: It
     named = list(zip(names, (problems for _, problems in given)))   # the runs, each under its distinct name
     for name, problems in named:
         _check_once_each(name, problems)
-    summaries = {name: summarize(problems, ks) for name, problems in named}
     registry: dict[str, int] = {}   # task id -> number, shared: pairing two runs is then array work
     prepared = [(name, PairedRun(problems, name).coded(registry)) for name, problems in named]   # pass@k once each
+    if limited:   # before any run is summarized or pair compared
+        check_listed_ids(listed_id_bytes(list(registry), [run.codes for _, run in prepared]) * len(ks), True)
+    summaries = {name: summarize(problems, ks) for name, problems in named}
     comparisons = {(a, b): _pair(a, run_a, b, run_b, ks) for (a, run_a), (b, run_b) in combinations(prepared, 2)}
     most = LIMITS.groups if limited else None
     results = [_k_ranking(k, index, names, summaries, comparisons, most) for index, k in enumerate(ks)]
     return Ranking(names, summaries, results)
+
+
+def listed_id_bytes(ids: Sequence[str], codes: Sequence[Positions | None]) -> int:
+    """The bytes of the task ids a ranking lists, for each pair of runs once, as only in one of the two (the
+    answer's only_in_a and only_in_b), as JSON writes them with their separators (`é` as `\u00e9`, a character
+    up to 12 bytes); ids: the task ids in the order of their codes, codes: each run's (PairedRun.coded). An id
+    that m of the R runs have is listed by m (R - m) pairs, so nothing is paired to count them."""
+    held = np.bincount(np.concatenate([each for each in codes if each is not None]), minlength=len(ids))
+    listings = held * (len(codes) - held)
+    listed = np.flatnonzero(listings)
+    sizes = np.fromiter((len(encode_basestring_ascii(ids[code])) + 2 for code in listed.tolist()), np.int64,
+                        listed.size)
+    return int(np.dot(sizes, listings[listed]))
 
 
 def _k_ranking(k: int, index: int, names: list[str], summaries: dict[str, Summary],
@@ -221,12 +243,12 @@ def _pair(a: str, run_a: PairedRun, b: str, run_b: PairedRun, ks: Iterable[int])
                   f"{len(run_b.by_id):,}, but none share a task_id, so nothing can be paired.")
         only_in_a, only_in_b = list(run_a.by_id), list(run_b.by_id)
         return lambda index: PairResult(a, b, 0, None, None, None, None, None, None, reason, only_in_a, only_in_b)
-    comparison = compare_runs(run_a, run_b, ks)
+    at_a, _, rows, only_in_a, only_in_b = paired_results(run_a, run_b, list(ks))   # no per-problem lists
 
     def at(index: int) -> PairResult:
-        row = comparison.results[index]
-        return PairResult(a, b, comparison.paired, row.difference, row.se, row.ci95, row.p_value, None, row.test,
-                          row.reason, comparison.only_in_a, comparison.only_in_b)
+        row = rows[index]
+        return PairResult(a, b, at_a.size, row.difference, row.se, row.ci95, row.p_value, None, row.test,
+                          row.reason, only_in_a, only_in_b)
     return at
 
 

@@ -18,15 +18,16 @@ from operator import attrgetter
 from functools import cached_property
 from typing import Any, TypeAlias, TypedDict
 
-from passk.benchmark import Comparison, ProblemCounts, Summary, compare, summarize
+from passk.benchmark import Comparison, PairedRun, ProblemCounts, Summary, compare_runs, summarize
 from passk.calculator import printable
 from passk.columns import CSV, NOTATIONS, PER_K_COLUMNS, PROBLEM_COLUMNS, shown_in
 from passk.formats import (FORMAT_LABELS, SUITES, EmptyInput, FormatError, Parsed, Problem, by_position,
                            read_files, source_of)
 from passk.formats._input import Source
-from passk.limits import LIMITS, Budget, LimitError, check_cells, check_distinct, download_too_large
+from passk.limits import (LIMITS, Budget, LimitError, check_cells, check_distinct, check_listed_ids,
+                          download_too_large)
 from passk.metrics import Beside
-from passk.ranking import Ranking, distinct_names, rank_runs
+from passk.ranking import Ranking, distinct_names, listed_id_bytes, rank_runs
 from passk.planner import KPlan, plan
 from passk.sharing import decode_counts, encode_counts
 
@@ -368,7 +369,12 @@ def compare_uploads(open_a: Opener, open_b: Opener, ks: Sequence[int], fmt: str 
             # any ValueError, declares no such attribute)
             setattr(labelled, "run", label)
             raise labelled from None
-    comparison = compare(runs[0].problems, runs[1].problems, ks)
+    paired = PairedRun(runs[0].problems, "A"), PairedRun(runs[1].problems, "B")
+    if limited:   # the ids only one run has, which the answer lists, counted before anything is compared
+        registry: dict[str, int] = {}
+        codes = [run.coded(registry).codes for run in paired]
+        check_listed_ids(listed_id_bytes(list(registry), codes))
+    comparison = compare_runs(*paired, ks)
     unnamed = [label for label, run in zip("AB", runs) if by_position(run)]
     if unnamed:
         comparison.warnings.append(paired_by_line(unnamed, pair=True))
@@ -399,7 +405,7 @@ def rank_uploads(files: Sequence[tuple[str | None, Opener]], ks: Sequence[int], 
             raise type(error)(f"{_run_called(label)}: {error}") from None
     if limited:
         check_cells(sum(len(run.problems) for run in runs), ks)
-    ranking = rank_runs([(label, run.problems) for label, run in zip(labels, runs)], ks)
+    ranking = rank_runs([(label, run.problems) for label, run in zip(labels, runs)], ks, limited=bool(limited))
     unnamed = [label for label, run in zip(labels, runs) if by_position(run)]
     if unnamed:
         ranking.warnings.append(paired_by_line(unnamed))

@@ -25,6 +25,7 @@ import passk.formats
 import passk.gpass
 import passk.limits
 import passk.planner
+import passk.ranking
 import passk.report
 import passk.web.api
 import passk.web.forms
@@ -410,3 +411,45 @@ def test_the_compare_api_bounds_the_plan_it_is_asked_for(app, planned, monkeypat
     (answer,) = response.json["planner"]
     assert answer["detectable"] is not None and answer["detectable_fixed"] is None and not planned
     assert any("not worked out here" in sentence for sentence in answer["sentences"])
+
+
+# --- issue 25: task ids counted in bytes where an answer lists them (LIMITS.listed_id_bytes) ----------------------
+
+EMOJI_ID = "😀" * 190   # 2,280 bytes as JSON writes it
+
+
+def emoji_run(ids):
+    return "".join(json.dumps({"task_id": task_id, "passed": index % 2 == 0}, ensure_ascii=False) + "\n"
+                   for index, task_id in enumerate(ids)).encode()
+
+
+def test_a_ranking_that_would_list_megabytes_of_ids_is_refused_before_any_run_is_summarized(app, monkeypatch):
+    summarized = Counter()
+    real = passk.ranking.summarize
+    monkeypatch.setattr(passk.ranking, "summarize", lambda *args, **kwargs: summarized.update(["runs"]) or
+                        real(*args, **kwargs))
+    files = [("run", f"run{r}.jsonl", emoji_run([f"{EMOJI_ID}{r}-{i}" for i in range(2000)])) for r in range(4)]
+    response = send(app, post_form("/api/v1/compare", fields=[("k", "1")], files=files))
+    assert response.status_code == 400 and not summarized
+    assert response.json["error"].startswith("The runs share too few task ids: the ids only one run of a pair has, "
+                                             "listed in the answer, for each pair of runs at each k, would take "
+                                             "about 55 MB, more than the 32 MiB one answer may list")
+
+
+def test_a_comparison_that_would_list_megabytes_of_ids_is_refused_before_it_is_compared(app, monkeypatch):
+    compared = Counter()
+    real = passk.report.compare_runs
+    monkeypatch.setattr(passk.report, "compare_runs", lambda *args: compared.update(["pairs"]) or real(*args))
+    a, b = (emoji_run([f"{EMOJI_ID}shared"] + [f"{EMOJI_ID}{side}{i}" for i in range(8000)]) for side in "ab")
+    response = send(app, post_form("/api/v1/compare", fields=[("k", "1")], files=[("a", "a.jsonl", a),
+                                                                                 ("b", "b.jsonl", b)]))
+    assert response.status_code == 400 and not compared
+    assert "would take about 37 MB, more than the 32 MiB one answer may list" in response.json["error"]
+
+
+def test_runs_of_the_same_long_ids_are_compared(app):
+    ids = [f"{EMOJI_ID}{i}" for i in range(2000)]
+    files = [("run", f"run{r}.jsonl", emoji_run(ids)) for r in range(4)]
+    response = send(app, post_form("/api/v1/compare", fields=[("k", "1")], files=files))
+    assert response.status_code == 200
+    assert all(pair["paired"] == 2000 and pair["only_in_a"] == [] for pair in response.json["results"][0]["pairs"])

@@ -41,6 +41,7 @@ def stated(limits: Limits) -> list[str]:
         f"at most {limits.ranked_cells:,} pairs × k values × (problems + {PAIR_PROBLEMS})",
         f"most {limits.sample_counts:,} different sample counts n, each run's added up",
         f"at most {limits.groups} letter groups at each k",
+        f"take at most {size(limits.listed_id_bytes)} as JSON writes",
         f"from {limits.smallest_points:g} to {limits.largest_points:g} points",
         f"at most {limits.vote_work:,} microseconds of estimated work per request",
         f"G-Pass@k and mG-Pass@k get at most {limits.tail_work:,} microseconds",
@@ -66,10 +67,10 @@ def stated(limits: Limits) -> list[str]:
         f"a stretch of {size(limits.json_stretch_bytes)} without a string ending",
         f"a line of more than {size(limits.line_bytes)} in a line format",
         f"at most {limits.archive_members:,} members",
-        f"shows the first {limits.rows_shown:,} rows of the per-problem table",
         f"Reading a request's files gets at most {limits.read_work / 1e6:g} s of estimated work, all its files "
         "together",
         f"about {_cost.MEMBER:g} µs each to open and count",   # a price, not a limit: passk.formats._cost.MEMBER
+        f"shows the first {limits.rows_shown:,} rows of the per-problem table",
         f"deflated in the download form, up to {size(limits.text_bytes)}",
         f"draws at most {MAX_BARS} bars",   # a drawing choice, not a limit: charts.MAX_BARS
         f"addresses and each header up to {limits.header_bytes // KiB} KiB",
