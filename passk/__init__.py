@@ -8,7 +8,8 @@ passk.__main__. The public API for notebooks and scripts (passk.api, docs/api.md
   ``passk.plan(summary, target=1)`` answer as the JSON API does, show themselves in Jupyter and become pandas
   DataFrames (``to_frame()``);
 - ``passk.pass_at_k(n, c, k)`` and ``passk.estimate_pass_at_k`` compute single values and arrays;
-- ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.frames, docs/frames.md).
+- ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.frames, docs/frames.md);
+- ``passk.FormatError`` (a ValueError) is what reading raises: one sentence naming the file and what is wrong.
 
 Everything but the estimator is imported when first used, so ``import passk`` stays light (numpy only). The
 website that uses it is passk.web (Flask, the web extra), which `import passk` does not import.
@@ -20,13 +21,14 @@ from passk.estimator import estimate_pass_at_k, pass_at_k
 
 if TYPE_CHECKING:
     from passk.api import Comparison, Plan, Ranking, Run, Summary, compare, plan, rank, read, summarize
+    from passk.formats import FormatError
     from passk.frames import from_frame
 
 __all__ = ["pass_at_k", "estimate_pass_at_k", "from_frame", "read", "summarize", "compare", "rank", "plan",
-           "Run", "Summary", "Comparison", "Ranking", "Plan"]
+           "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError"]
 __version__ = "1.0.0"   # the one place it is written: pyproject.toml reads it, passk --version prints it
 
-_LAZY = {"from_frame": "passk.frames", **dict.fromkeys(
+_LAZY = {"from_frame": "passk.frames", "FormatError": "passk.formats", **dict.fromkeys(
     ["read", "summarize", "compare", "rank", "plan", "Run", "Summary", "Comparison", "Ranking", "Plan"], "passk.api")}
 
 

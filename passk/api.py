@@ -155,6 +155,11 @@ def read(path_or_file: "Readable | Sequence[Readable]", format: str | None = Non
             if len(files) > 1:   # read_files has named the file
                 raise
             raise EmptyInput(f"{files[0][0] or 'The file'} is empty: no problems were found.") from error
+        except FormatError as error:   # one file's error names it, as the command's does (read_files names one of several)
+            name = files[0][0]
+            if len(files) > 1 or name is None or str(error).startswith(name):
+                raise
+            raise type(error)(f"{name}: {error}") from None
         notes: list[str] = []
         if suite is not None and parsed.format not in SUITED:
             notes.append(suite_ignored([(None, parsed.format)]))

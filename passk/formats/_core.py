@@ -90,8 +90,8 @@ def count(value: JSON, name: str, where: str) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LIMITS.largest_count:
         hint = "; send it as a number, not a string" if isinstance(value, str) else ""
-        raise FormatError(f"{where}: {name} must be a whole number from 0 to {LIMITS.largest_count:,}{hint}; "
-                          f"got {show(value)}.")
+        raise FormatError(f"{where}: {name} must be a whole number from {_lowest(name)} to "
+                          f"{LIMITS.largest_count:,}{hint}; got {show(value)}.")
     return value
 
 
@@ -99,9 +99,14 @@ def count_text(text: str, name: str, where: str) -> int:
     """Return text of digits (a CSV cell, a word of a pasted line) as a count from 0 to LIMITS.largest_count."""
     value = int(text) if DIGITS.fullmatch(text) else None
     if value is None or value > LIMITS.largest_count:
-        raise FormatError(f"{where}: {name} must be a whole number from 0 to {LIMITS.largest_count:,}; "
-                          f"got {show(text)}.")
+        raise FormatError(f"{where}: {name} must be a whole number from {_lowest(name)} to "
+                          f"{LIMITS.largest_count:,}; got {show(text)}.")
     return value
+
+
+def _lowest(name: str) -> int:
+    """The smallest count a field may hold, as a sentence says it: n (samples) at least 1, the others 0."""
+    return 1 if name == "n" else 0
 
 
 def problem(task_id: str, n: int, c: int, where: str) -> Problem:

@@ -55,6 +55,8 @@ def open_input(source: Source, max_lines: int | None = None, max_bytes: int | No
     if head.startswith(GZIP_MAGIC):
         source = Gunzipped(head, source, LIMITS.unpacked_bytes if max_bytes is None else max_bytes, budget)
         head = source.read(PEEK_BYTES)
+    if is_utf16(head):
+        raise FormatError(UTF16)
     head, blank_lines = head.removeprefix(codecs.BOM_UTF8), 0
     while head.isspace():
         blank_lines += head.count(b"\n")
@@ -225,6 +227,22 @@ def chunk_lines(chunk: bytes, number: int) -> Iterable[str]:
         except UnicodeDecodeError:
             pass
     return (line_text(raw, at) for at, raw in enumerate(split_lines(chunk), number + 1))
+
+
+UTF16 = ("The input is UTF-16 text (what Windows PowerShell's > and Out-File write), not UTF-8: save it as UTF-8 "
+         "(PowerShell: ... | Out-File -Encoding utf8), then read it again.")
+
+
+def is_utf16(head: bytes) -> bool:
+    """True when the head starts with a UTF-16 byte-order mark, or is ASCII text with a NUL after (or before)
+    every character, as UTF-16 without a mark writes it."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    sample = head[:64] if len(head) >= 64 else head[:len(head) - len(head) % 2]
+    if len(sample) < 4:
+        return False
+    odd, even = sample[1::2], sample[::2]
+    return (set(odd) == {0} and 0 not in even) or (set(even) == {0} and 0 not in odd)
 
 
 def not_text(where: str) -> FormatError:

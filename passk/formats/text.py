@@ -15,6 +15,7 @@ from passk.formats.registry import register
 
 NAME = "text"
 LABEL = "text"   # the tool, as people name it
+TASK_WORD = re.compile(r"[^-+.\d]")   # a word with any character a number does not have: a task id, not a count
 TITLE = 'text ("n c", "task_id n c" or "task_id: 1 0 1", one problem a line)'
 SOURCE = ""   # not a harness
 COST = _cost.TEXT   # what reading a line and a byte of it costs
@@ -72,6 +73,9 @@ def _text_problem(line: str, index: int, where: str, unreadable: FormatError | N
     task_id, colon, rest = line.rpartition(":")
     task_id = task_id_of(task_id.strip(), where) if colon else f"problem {index}"
     tokens = rest.split()
+    if len(tokens) == 2 and not colon and TASK_WORD.search(tokens[0]) and DIGITS.fullmatch(tokens[1]):
+        raise FormatError(f'{where}: {show(line)} has a task id and one number, but a line needs both n and c: '
+                          f'"task_id n c" (the samples, then how many passed).')
     if len(tokens) == 2:
         return problem(task_id, count_text(tokens[0], "n", where), count_text(tokens[1], "c", where), where)
     if (colon or len(tokens) > 2) and tokens:

@@ -414,3 +414,11 @@ def test_the_examples_of_docs_api_md_run(monkeypatch):
     monkeypatch.chdir(ROOT)   # they read examples/ from the checkout's root
     results = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False)
     assert results.failed == 0 and results.attempted >= 20
+
+
+def test_a_file_read_by_the_library_is_named_in_its_error_and_the_error_is_public(tmp_path):
+    path = tmp_path / "missing_col.csv"
+    path.write_text("task_id,n\na,4\n")
+    with pytest.raises(passk.FormatError, match=rf"^{re.escape(str(path))}: Line 1: the header"):
+        passk.read(path)
+    assert issubclass(passk.FormatError, ValueError) and "FormatError" in passk.__all__

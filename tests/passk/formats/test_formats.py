@@ -3,6 +3,7 @@
 import ast
 import codecs
 import io
+import re
 import json
 import random
 from pathlib import Path
@@ -340,7 +341,7 @@ ERRORS = [
     ("10.5 3\n", {}, ["Line 1", "n must be a whole number"]),
     ("10 3\n3 10\n", {}, ["Line 2", "c = 10 is larger than n = 3"]),
     ("0 0\n", {}, ["Line 1", "no samples (n = 0)"]),
-    (f"{10**12 + 1} 1\n", {}, ["Line 1", "from 0 to 1,000,000,000,000"]),
+    (f"{10**12 + 1} 1\n", {}, ["Line 1", "n must be a whole number from 1 to 1,000,000,000,000"]),
     ("7\n", {}, ["Line 1", 'expected "n c"']),
     ("1 0 2 1\n", {}, ["Line 1", 'expected "n c"']),
     (": 1 0\n", {}, ["Line 1", "task id is empty"]),
@@ -769,3 +770,22 @@ def test_a_csv_row_read_at_a_glance_is_the_row_the_full_checks_read(task_id, n_t
     except FormatError:
         checked = None
     assert glance is None or glance == checked
+
+
+@pytest.mark.parametrize("content", [
+    "task_id,n,c\r\na,4,1\r\n".encode("utf-16"),          # PowerShell's > (a byte-order mark)
+    "task_id,n,c\na,4,1\n".encode("utf-16-le"),           # no mark, little-endian
+    "task_id,n,c\na,4,1\n".encode("utf-16-be"),
+])
+def test_a_utf16_file_is_named_as_such_with_what_to_do(content):
+    with pytest.raises(FormatError, match=r"^The input is UTF-16 text .* save it as UTF-8"):
+        read_problems(content)
+
+
+@pytest.mark.parametrize("content, said", [
+    (b"a 10 3\nb 10\n", 'Line 2: "b 10" has a task id and one number, but a line needs both n and c'),
+    (b"a 10 3\nb x\n", "Line 2: n must be a whole number from 1 to"),
+])
+def test_a_pasted_line_short_of_a_column_says_so(content, said):
+    with pytest.raises(FormatError, match="^" + re.escape(said)):
+        read_problems(content)
