@@ -15,7 +15,8 @@ TABLE_KS = (1, 5, 10, 100)
 
 def printable(text: str, limit: int = 40) -> str:
     """Echo user text safely: control characters replaced, long text cut."""
-    text = "".join(ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}" for ch in text)
+    if not text.isprintable():   # (most text is: then it needs no copy a character at a time)
+        text = "".join(ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}" for ch in text)
     return text if len(text) <= limit else text[:limit] + "…"
 
 

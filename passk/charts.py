@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, TypeAlias, TypedDict, overload
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from passk import benchmark, estimator
 from passk.display import agree, axis_ticks, percent, plural
@@ -76,14 +76,18 @@ class Label:
 
     @property
     def font(self) -> int:
-        return {"bar-count": COUNT_FONT, "bar-count bar-count-wide": WIDE_COUNT_FONT}.get(self.css, FONT)
+        return _FONTS.get(self.css, FONT)
 
     def box(self) -> Box:
         """(left, top, right, bottom) the label covers at its largest size."""
-        width = text_width(self.text, self.font)
-        left = self.x - {"start": 0, "middle": width / 2, "end": width}[self.anchor]
-        baseline = self.y + self.dy * self.font
-        return (left, baseline - ASCENT * self.font, left + width, baseline + DESCENT * self.font)
+        font = self.font
+        width = text_width(self.text, font)
+        left = self.x - (width / 2 if self.anchor == "middle" else width if self.anchor == "end" else 0)
+        baseline = self.y + self.dy * font
+        return (left, baseline - ASCENT * font, left + width, baseline + DESCENT * font)
+
+
+_FONTS = {"bar-count": COUNT_FONT, "bar-count bar-count-wide": WIDE_COUNT_FONT}   # a label's size by its class
 
 
 def _overlap(one: Box, other: Box, clearance: float = 0.0) -> bool:
@@ -154,14 +158,73 @@ def _ks_to_draw(n: int) -> Ints:
     points = max(MAX_POINTS, round(POINTS_PER_DECADE * math.log10(n)))
     if n <= points:
         return np.arange(1, n + 1)
-    spaced = (float(n) ** (np.arange(points) / (points - 1))).round().astype(np.int64)  # 1 to n, even on a log axis
-    return spaced[np.diff(spaced, prepend=0) > 0]   # never falling, so a repeat follows the k it repeats
+    spaced = (float(n) ** _log_steps(points)).round().astype(np.int64)  # 1 to n, even on a log axis
+    kept = np.empty(spaced.size, dtype=bool)   # never falling, so a repeat follows the k it repeats
+    kept[0] = True
+    np.greater(spaced[1:], spaced[:-1], out=kept[1:])
+    return spaced[kept]
+
+
+@lru_cache(maxsize=None)   # one a number of points: at most a few hundred, and the same ones on every chart
+def _log_steps(points: int) -> Floats:
+    """0 to 1 in `points` even steps: the exponents of n that _ks_to_draw rounds (kept read-only)."""
+    steps = np.arange(points) / (points - 1)
+    steps.flags.writeable = False
+    return steps
 
 
 def _path(xs: Floats, ys: Floats) -> str:
-    """An SVG path through the points to a tenth of a pixel, 'M56.0,256.0 L60.7,250.1 ...' (one % for all)."""
-    coordinates = np.column_stack([xs, ys]).ravel().tolist()
-    return ("M" + " L".join(["%.1f,%.1f"] * len(xs))) % tuple(coordinates)
+    """An SVG path through the points to a tenth of a pixel, 'M56.0,256.0 L60.7,250.1 ...', each as '%.1f' writes it."""
+    return _paths(xs, ys)[0]
+
+
+def _paths(xs: Floats, *ys_rows: Floats) -> list[str]:
+    """_path(xs, ys) for each ys, the xs' texts found once.
+
+    '%.1f' rounds a coordinate's exact binary value to tenths; so does rounding 10 x to a whole number, unless 10 x
+    lies within its rounding error of a half (or a coordinate is off the table of texts, or not above 0, where
+    '%.1f' would write -0.0): then '%.1f' writes them all. Looking the texts up costs a fifth of writing them.
+    """
+    coordinates = np.vstack([xs, *ys_rows])
+    scaled = coordinates * 10
+    tenths = np.floor(scaled + 0.5)
+    x_texts, y_texts = _coordinate_texts()
+    if not (coordinates.size and coordinates.min() > 0 and tenths.max() < len(x_texts)
+            and np.abs(scaled - tenths).max() < 0.499999):
+        return [("M" + " L".join(["%.1f,%.1f"] * len(xs))) % tuple(np.column_stack([xs, ys]).ravel().tolist())
+                for ys in ys_rows]
+    rows = tenths.astype(np.intp)
+    points = np.empty(2 * len(xs), dtype=object)   # "x," and "y L" in turn: joined, a path with " L" to spare
+    points[0::2] = x_texts[rows[0]]
+    paths = []
+    for row in rows[1:]:
+        points[1::2] = y_texts[row]
+        paths.append("M" + "".join(points.tolist())[:-2])
+    return paths
+
+
+@lru_cache(maxsize=1)
+def _coordinate_texts() -> tuple[NDArray[np.object_], NDArray[np.object_]]:
+    """Every coordinate from 0.0 to WIDTH.0 a tenth apart as '%.1f' writes it, with "," after it and with " L":
+    a path's points, made at the first chart drawn (some 0.9 MB)."""
+    texts = [f"{tenths // 10}.{tenths % 10}" for tenths in range(10 * WIDTH + 1)]
+    return np.array([text + "," for text in texts], dtype=object), np.array([text + " L" for text in texts],
+                                                                            dtype=object)
+
+
+def _curve_frame() -> tuple[Plot, list[Label], dict[bool, Label]]:
+    """The calculator's chart's plot, y labels and axis titles (linear, log): the same for every calculation."""
+    y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
+    plot = (_left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2))
+    top, bottom = plot[1], plot[3]
+    y_ticks = _y_labels([(round(bottom - (bottom - top) * (t / 100), 1), text)
+                         for t, text in zip((0, 25, 50, 75, 100), y_texts)], plot[0])
+    return plot, y_ticks, {log_x: _axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else ""))
+                           for log_x in (False, True)}
+
+
+# Worked out once: a page's chart computes only what its n, c and k change (the templates draw these once too).
+CURVE_PLOT, CURVE_Y_TICKS, CURVE_AXIS_LABELS = _curve_frame()
 
 
 def curve_chart(calc: "Calculation") -> CurveChart:
@@ -169,8 +232,7 @@ def curve_chart(calc: "Calculation") -> CurveChart:
     n, c, k = calc.n, calc.c, calc.k
     ks = _ks_to_draw(n)
     log_x = n > 50
-    y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
-    left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)
+    left, top, right, bottom = plot = CURVE_PLOT
 
     def x_of(values: ArrayLike) -> Floats:  # a k (then a numpy float), or an array of them
         if n == 1:
@@ -188,15 +250,15 @@ def curve_chart(calc: "Calculation") -> CurveChart:
     xs = x_of(ks)
     unbiased = estimator.pass_at_k_for_ks(n, c, ks)
     biased = -np.expm1(ks * np.log1p(-c / n)) if c < n else np.ones(ks.shape)
-    plot = (left, top, right, bottom)
+    unbiased_path, biased_path = _paths(xs, y_of(unbiased), y_of(biased))
     return CurveChart(
         width=WIDTH, height=HEIGHT,
-        unbiased_path=_path(xs, y_of(unbiased)),
-        biased_path=_path(xs, y_of(biased)),
+        unbiased_path=unbiased_path,
+        biased_path=biased_path,
         marker=(round(float(x_of(k)), 1), round(y_of(calc.pass_at_k), 1)),
         x_ticks=_x_ticks(n, log_x, x_of, plot),
-        y_ticks=_y_labels([(round(y_of(t / 100), 1), text) for t, text in zip((0, 25, 50, 75, 100), y_texts)], left),
-        axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")),
+        y_ticks=list(CURVE_Y_TICKS),
+        axis_label=CURVE_AXIS_LABELS[log_x],
         log_x=log_x,
         plot=plot,
         description=_curve_description(n, c, k),
@@ -215,7 +277,7 @@ def _x_ticks(n: int, log_x: bool, x_of: Callable[[list[int]], Floats], plot: Plo
     top = int(math.log10(n))
     for every in range(math.ceil((top + 1) / 7), top + 2):
         fitting = labels([10 ** p for p in range(0, top + 1, every)])
-        if _spaced(fitting) == fitting:
+        if len(_spaced(fitting)) == len(fitting):   # none left out (_spaced keeps some of these very labels)
             return fitting
     raise AssertionError("unreachable: the last choice has one label, which always fits")
 

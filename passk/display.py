@@ -47,7 +47,7 @@ def unbreakable(text: str) -> str:
     >>> unbreakable("1.00 × 10⁻⁸%") == "1.00\\xa0×\\xa010⁻⁸%", unbreakable("3 of 5 pts") == "3 of 5\\xa0pts"
     (True, True)
     """
-    return _INSIDE.sub(NBSP, text)
+    return _INSIDE.sub(NBSP, text) if " " in text else text   # most numbers have no space to replace
 
 
 def page_filter(format_number: Callable[..., str]) -> Callable[..., str]:
@@ -76,9 +76,10 @@ def decimal(value: float, places: int, top: float | None = None, ascii: bool = F
     if value == 0:
         return "0"
     smallest = 10.0 ** -places
-    if float(f"{value:.{SIGNIFICANT - 1}e}") < smallest:  # would show as 0.00: keep its digits instead
-        return (_plain_scientific if ascii else scientific)(value)
-    if top is None:
+    # (the two comparisons with smallest only skip the slower checks where their answer is plain)
+    if value < 2 * smallest and float(f"{value:.{SIGNIFICANT - 1}e}") < smallest:  # would show as 0.00: keep
+        return (_plain_scientific if ascii else scientific)(value)                    # its digits instead
+    if top is None or value <= top - smallest:   # below top by at least a unit of the last place: rounds below it
         return f"{value:.{places}f}"
     for shown in range(places, MOST_PLACES + 1):
         text = f"{value:.{shown}f}"

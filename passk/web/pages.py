@@ -1,16 +1,17 @@
 """The pages: the calculator and its embed, the benchmark and compare pages, their downloads, health and favicon."""
 
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from collections.abc import Iterable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, send_from_directory
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from passk.benchmark import Comparison
-from passk.charts import (curve_chart, difference_chart, difference_curve_chart, histogram_chart, interval_chart,
-                          k_curve_chart, runs_curve_chart)
+from passk.charts import (CURVE_PLOT, CURVE_Y_TICKS, curve_chart, difference_chart, difference_curve_chart,
+                          histogram_chart, interval_chart, k_curve_chart, runs_curve_chart)
 from passk.curves import DRAWS, METHOD, curves_of
 from passk.formats import FORMAT_NAMES, FORMATS
 from passk.limits import LIMITS
@@ -23,10 +24,12 @@ from passk.web.caching import STATIC_MAX_AGE
 from passk.web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
 from passk.web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
                         leaderboard_from_page, ranking_from_page, report_from_download_form, report_from_page)
-from passk.web.query import calculate_query, read_query
+from passk.web.query import CalculatorQuery, calculate_query, read_query
 
 pages = Blueprint("pages", __name__)
 
+LEARN_HERE = "\x00learn\x00"   # where the "learn" section goes (with_learn_section): no page has a NUL of its own
+URL_SAFE = "!$'()*,/:;?@"   # what url_for leaves unquoted in a query string (Werkzeug's _urlencode)
 EMBED_THEMES = ("auto", "dark", "light")   # auto follows prefers-color-scheme
 EMBED_BACKGROUNDS = ("page", "transparent")   # transparent lets the docs site's own background show
 EMBED_HEIGHT = 520   # px: the iframe's height without the script: room for a calculation and its table
@@ -73,21 +76,39 @@ EMBED_SNIPPET = ('<iframe src="{src}" title="pass@k calculator" width="100%" hei
 </script>""")
 
 
+@pages.app_context_processor
+def every_page() -> dict[str, object]:
+    """What every template may use: `addresses`, the links on every page (an {% import %} of them in each page
+    would look the module up again on every request)."""
+    return {"addresses": site_addresses()}
+
+
+def site_addresses() -> Any:
+    """templates/_addresses.html's module: the links every page has (.calculator, .embed, ...), which Jinja renders
+    once and keeps (Template.module); Any, as its names are the template's."""
+    if "passk.addresses" not in current_app.extensions:
+        current_app.extensions["passk.addresses"] = current_app.jinja_env.get_template("_addresses.html").module
+    return current_app.extensions["passk.addresses"]
+
+
 @pages.get("/")
 def index() -> ResponseReturnValue:
     query = read_query(query_args())
     if clean := canonical_address(query):
         return redirect(clean, 303)
     calc = calculate_query(query)
+    share_url, embed_url, json_url = calculation_links(query) if calc else (None, None, None)
     page = render_template(
         "index.html", query=query, calc=calc,
         chart=calc and curve_chart(calc),
+        chart_grid=calc and built_once("_curve_chart_parts.html", "grid", CURVE_PLOT, CURVE_Y_TICKS),
+        chart_legend=calc and built_once("_curve_chart_parts.html", "legend"),
         steps=calc and worked_steps(calc),
-        share_url=calc and public_url("pages.index", **query.link_params()),
-        embed_snippet=calc and _textarea_text(embed_snippet(public_url("pages.embed", **query.link_params(),
-                                                                         theme="auto"))),
+        share_url=share_url, json_url=json_url,
+        embed_snippet=embed_url and embed_snippet_text(embed_url),
+        learn=LEARN_HERE,
     )
-    return page, 400 if query.errors else 200
+    return with_learn_section(page), 400 if query.errors else 200
 
 
 @pages.get("/embed")
@@ -173,15 +194,64 @@ def favicon() -> Response:
     return send_from_directory(current_app.static_folder, "favicon.ico", max_age=STATIC_MAX_AGE * 24)
 
 
+def calculation_links(query: CalculatorQuery) -> tuple[str, str, str]:
+    """A calculation's share link, its embed's address and its JSON twin, as public_url and url_for write them with
+    the query's link_params (the embed's with theme=auto): one query string after each route's path (built once,
+    site_addresses), the shared two after the site's public address, which the calculator's own link begins with."""
+    params = urlencode(query.link_params(), safe=URL_SAFE)
+    addresses = site_addresses()
+    calculator = public_url("pages.index")
+    site = calculator.removesuffix(addresses.calculator)
+    return (f"{calculator}?{params}", f"{site}{addresses.embed}?{params}&theme=auto",
+            f"{addresses.pass_at_k_api}?{params}")
+
+
+def with_learn_section(page: str) -> bytes:
+    """The page as UTF-8, with the "learn" section where the page has LEARN_HERE.
+
+    The section is half the page's text and the same on every page: its bytes are encoded once per process, and
+    only the rest of the page on each request (encoding is about a tenth of the page's cost otherwise).
+    """
+    learned: dict[str, bytes] = current_app.extensions.setdefault("passk.encoded_once", {})
+    if "_learn.html" not in learned:
+        learned["_learn.html"] = built_once("_learn.html").encode()
+    return page.encode().replace(LEARN_HERE.encode(), learned["_learn.html"], 1)
+
+
+def built_once(template: str, macro: str | None = None, *constants: object) -> str:
+    """A part of a page that depends on nothing a request sends: the template's output, or that of one of its
+    macros called with constants, rendered at its first use and kept for the life of the process.
+
+    It is HTML as a plain str, for a place in a page where autoescaping is off: Jinja then writes the very
+    string, where a Markup would be copied on every page (the "learn" section is half the page's text).
+    """
+    parts: dict[tuple[str, str | None], str] = current_app.extensions.setdefault("passk.built_once", {})
+    if (template, macro) not in parts:
+        module = current_app.jinja_env.get_template(template).module   # rendered without the request's context
+        parts[template, macro] = str(getattr(module, macro)(*constants) if macro else module)
+    return parts[template, macro]
+
+
 def embed_snippet(src: str) -> str:
     """The iframe and script a docs page pastes to show /embed at src, sized to its content."""
     parts = urlsplit(src)
     return EMBED_SNIPPET.format(src=src, height=EMBED_HEIGHT, origin=f"{parts.scheme}://{parts.netloc}")
 
 
+def embed_snippet_text(src: str) -> Markup:
+    """embed_snippet(src) as a <textarea> holds it (_textarea_text), from the snippet's text escaped once: only the
+    address and its origin are escaped on each page (escaping is a character at a time, and none is in {...})."""
+    parts = urlsplit(src)
+    return Markup(_ESCAPED_SNIPPET.format(src=_textarea_text(src), height=EMBED_HEIGHT,
+                                          origin=_textarea_text(f"{parts.scheme}://{parts.netloc}")))
+
+
 def _textarea_text(text: str) -> Markup:
     """text escaped for a <textarea>, where only & and < need it: the quotes stay readable in the source."""
     return Markup(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+_ESCAPED_SNIPPET = str(_textarea_text(EMBED_SNIPPET))   # embed_snippet_text's: still a str.format template
 
 
 def compare_page(form: CompareForm, comparison: Comparison | None = None, formats: list[str] | None = None,
