@@ -62,7 +62,7 @@ def _text_problem(line: str, index: int, where: str, unreadable: FormatError | N
             return glanced
         task_id = task_id_of(parts[0], where) if len(parts) == 3 else f"problem {index}"
         return problem(task_id, count_text(parts[-2], "n", where), count_text(parts[-1], "c", where), where)
-    tokens = line.split()
+    tokens = line.split(None, 3)   # three words, or more (not split further: a line of samples is split below)
     if (len(tokens) == 3 and not tokens[0].endswith(":") and not DIGITS.fullmatch(tokens[0])
             and all(DIGITS.fullmatch(token) for token in tokens[1:])):
         glanced = plain_problem(tokens[0], tokens[1], tokens[2])
