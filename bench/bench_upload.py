@@ -526,9 +526,9 @@ def report_refusals(refusals, figures):
 
 # --- reading at the limits (issue 25): each file's cost, and what is refused at once -----------------------
 #
-#     python bench/bench_upload.py --reading                 # this checkout and BEFORE_READING; a few minutes
-#     python bench/bench_upload.py --reading --before none   # this checkout only
-#     python bench/bench_upload.py --reading --cases eval-199998-deflate,csv-500k-samples
+#     python bench/bench_upload.py --reading                 # this checkout and BEFORE_READING; about 20 minutes
+#     python bench/bench_upload.py --reading --before none   # this checkout only; about 5 minutes
+#     python bench/bench_upload.py --reading --before none --no-rates --cases eval-199998-deflate,csv-500k-samples
 #
 # Each case is read as a web request reads its files (passk.formats.read_files with the request's Budget and
 # the per-request limits), in a fresh child process of this checkout or of the tree at --before (unpacked with
@@ -638,10 +638,19 @@ READING_CASES = {
         "pasted text, 100,000 lines task: 1 0 1 … of 250 samples (50 MB)", "read",
         lambda: [("r.txt", b"".join(b"t%d: %s\n" % (i, b" ".join([b"1", b"0"] * 125)) for i in range(100_000)))],
         "text"),
+    "share-100k": (
+        "GET /benchmark, a share link of 100,000 problems (counts=10^9:5·10^8*99999,…), k = 1, 10, 100", "read",
+        lambda: "/benchmark?counts=1000000000:500000000*99999,1000000000:1&k=1,10,100", "share"),
     "json-escaped-4x60mib": (
         "JSON in 4 gzip parts, each 60 MiB of escaped strings (one problem)", "refused",
         lambda: [(f"part{part}.json.gz", _escaped_json(60 * 2**20)) for part in range(4)], "json"),
 }
+
+
+BASELINES = {   # what each kind of case's baseline does, in the same child, on the same bytes
+    "jsonl": "json.loads per line", "csv": "csv.reader", "text": "str.split per line", "json": "json.loads",
+    "eval": "zipfile and json.loads per member, the first 20,000 timed and scaled",
+    "share": "the page of a one-problem link"}
 
 
 def reading_baseline(kind, files):
@@ -687,6 +696,8 @@ def reading_child(name):
     from passk.formats import FormatError, read_files
     from passk.limits import Budget
     files = READING_CASES[name][2]()
+    if isinstance(files, str):   # an address: the page asked for, in this process
+        return share_child(files)
     budget = Budget()
     Path("/proc/self/clear_refs").write_text("5")   # VmHWM := VmRSS
     resident = memory_kb(os.getpid())["VmRSS"]
@@ -703,6 +714,25 @@ def reading_child(name):
     baseline = reading_baseline(READING_CASES[name][3], files)
     print(json.dumps({"outcome": outcome, "said": said, "cpu": seconds, "growth_mb": growth, "estimate": estimate,
                       "baseline": baseline, "bytes": sum(len(data) for _, data in files)}))
+
+
+def share_child(address):
+    """GET address from the app (after one request to warm it), and a one-problem link as the baseline."""
+    client = create_app().test_client()
+    client.get("/benchmark?counts=10:3&k=1")
+    Path("/proc/self/clear_refs").write_text("5")
+    resident = memory_kb(os.getpid())["VmRSS"]
+    start = time.process_time()
+    response = client.get(address)
+    seconds = time.process_time() - start
+    growth = (memory_kb(os.getpid())["VmHWM"] - resident) / 1024
+    start = time.process_time()
+    client.get("/benchmark?counts=10:3&k=1,10,100")
+    baseline = time.process_time() - start
+    outcome = "read" if response.status_code == 200 else "refused"
+    print(json.dumps({"outcome": outcome, "said": f"HTTP {response.status_code}, {len(response.data):,} bytes",
+                      "cpu": seconds, "growth_mb": growth, "estimate": None, "baseline": baseline,
+                      "bytes": len(address)}))
 
 
 def measure_reading(name, tree, timeout):
@@ -804,16 +834,17 @@ def main_reading(args):
                 print(f"  before: {reading_figure(before)}")
             print(f"  now:    {reading_figure(now)}")
             if "baseline" in now:
-                print(f"  baseline (plain Python on the same bytes): {now['baseline']:.2f} s; now / baseline "
+                print(f"  baseline ({BASELINES[READING_CASES[name][3]]}): {now['baseline']:.2f} s; now / baseline "
                       f"{now['cpu'] / now['baseline']:.2f}"
                       + (f"; before / baseline {before['cpu'] / now['baseline']:.2f}" if before and "cpu" in before
                          else ""))
             if now.get("outcome") != wanted:
                 failures.append(f"{name}: {now.get('outcome') or now.get('stopped')}, wanted {wanted}")
-    print("\nthe rates of passk.formats._cost, each on its costliest content (µs a unit; best of 3):")
-    for unit, measured, estimated in calibrate_reading():
-        print(f"  {unit:48} measured {measured:8.4f}   estimated {estimated:8.4f}   estimated / measured "
-              f"{estimated / measured:4.2f}")
+    if args.rates:
+        print("\nthe rates of passk.formats._cost, each on its costliest content (µs a unit; best of 3):")
+        for unit, measured, estimated in calibrate_reading():
+            print(f"  {unit:48} measured {measured:8.4f}   estimated {estimated:8.4f}   estimated / measured "
+                  f"{estimated / measured:4.2f}")
     (make_humaneval.DATA_DIR / "bench_reading.json").write_text(json.dumps(figures, indent=1))
     print("\n" + ("FAILED:\n  " + "\n  ".join(failures) if failures else "every case read or refused as it must be"))
     return 1 if failures else 0
@@ -828,6 +859,8 @@ def main(argv=None):
                         f"(default {BEFORE_READING}; none: not measured)")
     parser.add_argument("--cases", help="the reading cases to run, comma-separated (default: all)")
     parser.add_argument("--timeout", type=int, default=READING_TIMEOUT, help="CPU seconds of a reading child")
+    parser.add_argument("--rates", action=argparse.BooleanOptionalAction, default=True,
+                        help="with --reading, measure each rate of passk.formats._cost too (default: yes)")
     parser.add_argument("--reading-child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.reading_child:

@@ -300,8 +300,8 @@ class Budget:
 
     def too_much_work(self) -> str:
         return (f"Reading the input takes more than the {self.limits.read_work / 1e6:g} s of computing one request "
-                f"may spend reading (all of its files together); send counts per problem (task_id,n,c), smaller "
-                f"files, or {LARGER_RUNS}.")
+                f"may spend reading (all of its files together); send smaller or fewer files (counts per problem, "
+                f"task_id,n,c, rather than a line per sample), or {LARGER_RUNS}.")
 
     def too_many_tokens(self) -> str:
         return (f"The JSON holds more than {self.limits.json_tokens:,} keys and values, the most one request may "

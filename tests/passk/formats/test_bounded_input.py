@@ -309,7 +309,7 @@ def test_lines_whose_reading_passes_the_budget_are_refused_at_the_piece_that_pas
     limits = replace(LIMITS, read_work=int(spent(lines, "r.jsonl") / 2))
     budget = Budget(limits)
     with pytest.raises(TooLarge, match=r"^Reading the input takes more than the 0\.\d+ s of computing one request "
-                                       r"may spend reading \(all of its files together\); send counts per problem"):
+                                       r"may spend reading \(all of its files together\); send smaller or fewer files"):
         read_problems(gzip.compress(lines) if packed else lines, filename="r.jsonl", budget=budget)
     assert -budget.work < 0.05 * limits.read_work   # stopped within a piece of the budget, half the file unread
 
