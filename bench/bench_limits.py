@@ -666,6 +666,9 @@ ISSUE_25 = {
     "gpass-link-221": (
         "GET /benchmark?counts=10000000:1900000,10000001:1900000&k=<20 ks near 1.9 M>&tau=0.5 (221 characters)",
         "200", lambda: gpass_link("10000000:1900000,10000001:1900000", NEAR_1_9M)),
+    "plan-link-221": (
+        "GET /benchmark?counts=10000000:1900000,10000001:1900000&k=<20 ks near 1.9 M> (the same link without tau: "
+        "the planner's search)", "200", lambda: gpass_link("10000000:1900000,10000001:1900000", NEAR_1_9M, tau="")),
     "gpass-link-far-half": (
         "GET /benchmark, n = 10^12 - i, c = k = 5·10^11 + i (4 pairs), 20 ks near 5·10^11, tau = 0.5 (wide tails)",
         "200", lambda: gpass_link(",".join(f"{10**12 - i}:{5 * 10**11 + i}" for i in range(4)),

@@ -127,3 +127,16 @@ def test_many_problems_with_few_different_pairs_plan_cheaply(sums):
     summary = summarize([Problem(f"t{i}", 200, int(c)) for i, c in enumerate(counts)], [1, 10, 100])
     rows = plan(summary, target=0.0001, work=LIMITS.plan_work)
     assert all(row.samples_per_problem for row in rows) and not any(left_out(row.sentences) for row in rows)
+
+
+def test_a_comparison_makes_each_run_s_noise_once_for_all_its_ks(monkeypatch):
+    made = []
+    real = passk.planner._Noise.__init__
+
+    def init(noise, *args, **kwargs):
+        made.append(args[0].size)
+        real(noise, *args, **kwargs)
+    monkeypatch.setattr(passk.planner._Noise, "__init__", init)
+    comparison = compare(far_run(300, 0), far_run(300, 1), [1, 10, 100])
+    answers = comparison_plan(comparison, difference=0.01)
+    assert made == [300, 300] and all(answer["detectable_fixed"] for answer in answers)   # the two runs, once
