@@ -35,6 +35,7 @@ EXACT_BITS = 1200       # min(c, k) x (bits of n) up to this: exact integers (ma
 LONG_EXACT_BITS = 8000  # ... beyond the factorial table, exact integers still up to this (about 0.1 ms)
 FALLING_TERMS = 64      # beyond the table, arrays take falling products of up to this many factors in doubles
 EXACT_FLOAT_TERMS = 8   # arrays take C(n, m) ratios whose products stay below 2**53 as plain float divisions
+ONE_AT_A_TIME = 256     # at most this many pairs of an array go the exact ways one at a time; more, the float form
 VECTOR_PROBLEMS = 48    # fewer (n, c) pairs than this go one at a time in plain Python (numpy's calls cost more)
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
@@ -281,7 +282,15 @@ def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
         found, settled = (nearest.nearest_one_minus_scaled if complement else nearest.nearest_scaled)(*shape)
         values[rows[settled]] = found[settled]
         done[rows[settled]] = True
-    for i in np.flatnonzero(~done).tolist():
+    left = np.flatnonzero(~done)
+    if left.size > ONE_AT_A_TIME:
+        # Too many for the exact ways one at a time within a request's cost (up to about 0.1 ms each with exact
+        # integers, more in decimal): these take the float log form, within about 1e-15 relative, NOT correctly
+        # rounded (huge n with min(c, k) past FALLING_TERMS in thousands of different pairs at once).
+        logs = log_complement(n[left], c[left], k[left])
+        values[left] = -np.expm1(logs) if complement else np.exp(logs)
+        return values
+    for i in left.tolist():
         values[i] = _miss_one(int(n[i]), int(c[i]), int(k[i]), complement)
     return values
 
