@@ -136,6 +136,9 @@ def _too_large(digits: str) -> bool:
 
 
 def _read_extra_ks(query: CalculatorQuery) -> None:
+    if not query.raw["ks"]:   # (most queries give none)
+        query.values["ks"] = []
+        return
     parts = [part for part in re.split(r"[\s,]+", query.raw["ks"].strip()) if part]
     bad = [part for part in parts if not _WHOLE.fullmatch(part) or _too_large(part) or not part.strip("0")]
     if len(parts) > LIMITS.extra_ks:
