@@ -305,7 +305,7 @@ def test_estimate_pass_at_k_takes_the_reference_harness_arguments():
 
 def test_the_package_exports_its_functions_and_version():
     assert passk.__all__ == ["pass_at_k", "estimate_pass_at_k", "from_frame", "read", "summarize", "compare", "rank",
-                             "plan", "Run", "Summary", "Comparison", "Ranking", "Plan"]   # the API: passk.api
+                             "plan", "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError"]   # the API: passk.api
     assert passk.summarize is passk.api.summarize
     assert passk.from_frame is passk.frames.from_frame   # imported when first asked for (passk.__getattr__)
     assert passk.__version__.count(".") == 2
