@@ -7,41 +7,50 @@ P(X >= 1), pass^k is P(X = k), and G-Pass@k_tau (Liu et al. 2024,
 arXiv:2412.13147) is P(X >= ceil(tau k)): one family, all upper tails.
 
 The tail is the exact probability given (n, c), so its mean over problems is
-an unbiased estimate of the benchmark's G-Pass@k_tau, as pass@k's is. Up to
-EXACT_TAIL_MAX_N samples it is summed in whole numbers and rounded once
-(correctly rounded). Above, the tail beyond the mean is summed in floats
-(the other side is 1 minus it), outward from its first term, which is
-computed in O(1) by Stirling's series with the deviance of each binomial
-factor taken from exact integer differences (Loader's saddle-point form):
-the terms fall after the mode, and the sum stops where a geometric bound on
-the rest is below TAIL_TOLERANCE of it. So a tail costs a few standard
+an unbiased estimate of the benchmark's G-Pass@k_tau, as pass@k's is. Every
+value returned is the double nearest the exact one. Up to EXACT_TAIL_MAX_N
+samples the tail is summed in whole numbers and rounded once. Above, the tail
+beyond the mean is summed in double-double arithmetic (passk.nearest; the
+other side is 1 minus it), outward from its first term P(X = start), taken
+from the table of factorials (or, past it, from decimal log-factorials) with
+a proven bound: the terms fall after the mode, and the sum stops where a
+geometric bound on the rest is below TAIL_TOLERANCE of it. That bound, the
+terms' and the sums' roundings make the value's error bound; where it
+straddles a rounding boundary the tail is summed again to a tighter
+tolerance, and then in whole numbers. So a tail costs a few standard
 deviations of terms (about SPREAD_TERMS), not the distance to its far end;
 tail_cost prices it beforehand, so that a web request can bound its work.
 """
 
 import math
 from collections.abc import Callable
+from decimal import Context, Decimal
 from fractions import Fraction
+from typing import TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from passk.estimator import Floats, _stirling_remainder_one, check_counts, checked_pairs
+from passk import nearest
+from passk.estimator import Floats, check_counts, checked_pairs
 
 EXACT_TAIL_MAX_N = 2000       # tails summed exactly (Python ints) up to this n: about 1 ms at most
-TAIL_TOLERANCE = 2.0 ** -60   # a float tail stops where the rest is provably below this share of its sum
-FIRST_BLOCK = 256             # terms of a float tail's first vectorised step; each next one doubles, up to
+TAIL_TOLERANCE = 2.0 ** -60   # a tail stops where the rest is provably below this share of its sum
+RETRY_TOLERANCE = 2.0 ** -100 # ... and, where its bound straddles a rounding boundary, below this share
+FIRST_BLOCK = 256             # terms of a tail's first vectorised step; each next one doubles, up to
 LARGEST_BLOCK = 1 << 16       # ... this many terms
-SPREAD_TERMS = 10             # a float tail stops within about this many standard deviations of the mean
+SPREAD_TERMS = 10             # a tail stops within about this many standard deviations of the mean
 # tail_cost's estimate, in microseconds (measured on a 2-core machine; docs/benchmarks.md, "Request limits")
 CALL_COST = 8.0               # a tail with nothing to sum, or the Python around one that has
 EXACT_COMB_DRAWS = 4          # an exact sum's binomial coefficients: min(k, n - k) / 4 microseconds
 EXACT_TERM_COST = 0.4         # ... a term of an exact sum, plus n / EXACT_TERM_SAMPLES microseconds
 EXACT_TERM_SAMPLES = 1500
-FLOAT_COST = 40.0             # a float tail's first term and its first step
-FLOAT_BLOCK_COST = 25.0       # ... each further step
-FLOAT_TERM_COST = 0.03        # ... each term
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+# A double-double tail (above EXACT_TAIL_MAX_N) costs more than the float tail this priced before issue 26
+# (40 us, 25 us a step, 0.03 us a term): re-measured on the same machine (docs/benchmarks.md, "Estimator").
+FLOAT_COST = 400.0            # a tail's first term (from the table of factorials) and its first step
+DECIMAL_TERM_COST = 2500.0    # ... more when n is past the table: the first term from decimal log-factorials
+FLOAT_BLOCK_COST = 600.0      # ... each further step
+FLOAT_TERM_COST = 1.0         # ... each term
 
 
 def threshold(k: int, tau: float) -> int:
@@ -75,8 +84,8 @@ def g_pass_at_k(n: int, c: int, k: int, tau: float) -> float:
     Returns
     -------
     float
-        P(X >= ceil(tau k)) for X ~ H(n, c, k), in [0, 1]; correctly rounded up to
-        n = EXACT_TAIL_MAX_N, else to a relative error of about 1e-11 (exp of a log-space anchor).
+        P(X >= ceil(tau k)) for X ~ H(n, c, k), in [0, 1]: the double nearest its
+        exact value, at every n (see the module docstring).
 
     Notes
     -----
@@ -124,16 +133,25 @@ def mg_pass_at_k(n: int, c: int, k: int) -> float:
         return 0.0
     if low == high:   # c = n or k = n: X = high, every time
         return float(Fraction(2 * (high - start + 1), k))
+    def exact() -> Fraction:
+        return Fraction(2 * _exact_sum(n, c, k, max(start, low), high, base=start), k * math.comb(n, k))
     if n <= EXACT_TAIL_MAX_N:
-        weighted = _exact_sum(n, c, k, max(start, low), high, base=start)
-        return float(Fraction(2 * weighted, k * math.comb(n, k)))
-    if start * n > k * c:   # the tail beyond the mean: summed as it is
-        return 2 / k * _tail(n, c, k, start, weighted=True)[0]
-    # (X - start + 1)^+ = (X - start + 1) + (start - 1 - X)^+, and start - 1 - X = Y - (k - start + 1) for the
-    # failures Y = k - X ~ H(n, n - c, k): the mean's part, exact, and Y's weighted tail beyond its mean
-    rest = k - start + 2
-    beyond = _tail(n, n - c, k, rest, weighted=True)[0] if rest <= min(n - c, k) else 0.0
-    return 2 / k * ((k * c - (start - 1) * n) / n + beyond)
+        return float(exact())
+    value: DoubleDouble | None = None
+    for tolerance in (TAIL_TOLERANCE, RETRY_TOLERANCE):
+        if start * n > k * c:   # the tail beyond the mean: summed as it is
+            tail = _tail(n, c, k, start, weighted=True, tolerance=tolerance)[0]
+            value = None if tail is None else _times_two_over(k, tail)
+        else:
+            # (X - start + 1)^+ = (X - start + 1) + (start - 1 - X)^+, and start - 1 - X = Y - (k - start + 1) for
+            # the failures Y = k - X ~ H(n, n - c, k): the mean's part, exact, and Y's weighted tail beyond its mean
+            rest = k - start + 2
+            beyond = _tail(n, n - c, k, rest, weighted=True, tolerance=tolerance)[0] if rest <= min(n - c, k) \
+                else (0.0, 0.0, 0.0)
+            value = None if beyond is None else _times_two_over(k, _plus(_quotient(k * c - (start - 1) * n, n), beyond))
+        if value is None or value == VANISHING or nearest.settled_one(*value):
+            break
+    return _nearest_or(value, exact)
 
 
 def at_least(n: int, c: int, k: int, m: int) -> float:
@@ -144,14 +162,22 @@ def at_least(n: int, c: int, k: int, m: int) -> float:
         return 1.0
     if m > high:
         return 0.0
+    def exact() -> Fraction:   # the shorter side in whole numbers: the upper tail itself, or 1 - the lower
+        if high - m <= m - low:
+            return Fraction(_exact_sum(n, c, k, m, high), math.comb(n, k))
+        return 1 - Fraction(_exact_sum(n, c, k, low, m - 1), math.comb(n, k))
     if n <= EXACT_TAIL_MAX_N:
-        if high - m <= m - low:   # sum the shorter side: the upper tail itself, or 1 - the lower
-            return float(Fraction(_exact_sum(n, c, k, m, high), math.comb(n, k)))
-        return float(1 - Fraction(_exact_sum(n, c, k, low, m - 1), math.comb(n, k)))
-    if m * n > k * c:   # above the mean: the upper tail is the smaller, summed as it is
-        return _tail(n, c, k, m)[0]
-    # 1 - P(X <= m - 1); X <= m - 1 is k - X >= k - m + 1 failures among the draws
-    return 1.0 - _tail(n, n - c, k, k - m + 1)[0]
+        return float(exact())
+    value: DoubleDouble | None = None
+    for tolerance in (TAIL_TOLERANCE, RETRY_TOLERANCE):
+        if m * n > k * c:   # above the mean: the upper tail is the smaller, summed as it is
+            value = _tail(n, c, k, m, tolerance=tolerance)[0]
+        else:   # 1 - P(X <= m - 1); X <= m - 1 is k - X >= k - m + 1 failures among the draws
+            tail = _tail(n, n - c, k, k - m + 1, tolerance=tolerance)[0]
+            value = None if tail is None else _one_minus(tail)
+        if value is None or value == VANISHING or nearest.settled_one(*value):
+            break
+    return _nearest_or(value, exact)
 
 
 def _exact_sum(n: int, c: int, k: int, start: int, stop: int, base: int | None = None) -> int:
@@ -165,89 +191,166 @@ def _exact_sum(n: int, c: int, k: int, start: int, stop: int, base: int | None =
     return total
 
 
-def _tail(n: int, c: int, k: int, start: int, weighted: bool = False) -> tuple[float, int]:
-    """(sum_{j >= start} w_j P(X = j), the terms summed), w_j = j - start + 1 if weighted else 1, in floats.
+DoubleDouble: TypeAlias = tuple[float, float, float]   # (high, low, a bound on the error of high + low)
+# A value below 2**-1076 (half the smallest subnormal: its nearest double is 0.0), its bound written 0: every
+# test it meets compares doubles, which differ by at least 2**-1074 where they differ at all, so a true
+# bound of 2**-1076 can change none of them.
+VANISHING: DoubleDouble = (0.0, 0.0, 0.0)
+
+
+def _tail(n: int, c: int, k: int, start: int, weighted: bool = False, tolerance: float = TAIL_TOLERANCE
+          ) -> tuple[DoubleDouble | None, int]:
+    """(sum_{j >= start} w_j P(X = j) as a double-double with its error bound, the terms summed), w_j =
+    j - start + 1 if weighted else 1; None for the sum where its first term is too small to carry (below
+    2**-960, and not provably negligible): the caller then sums in whole numbers.
 
     start is beyond the mean (start n > k c) and at most min(c, k), with 0 < c < n and 0 < k < n. From
-    P(X = start) (log_pmf), the terms are walked outward by P(j+1)/P(j) = (c-j)(k-j) / ((j+1)(n-c-k+j+1)),
-    a vectorised step at a time. That ratio falls as j grows (the distribution is log-concave), so once it is
-    r < 1 at the last term t summed, the rest is at most t r/(1 - r) (weighted, at most t (w r/(1 - r)
-    + r/(1 - r)^2) for the last weight w): the sum stops when that bound is below TAIL_TOLERANCE of it.
+    P(X = start) (_first_term), the terms are walked outward by P(j+1)/P(j) = (c-j)(k-j) / ((j+1)(n-c-k+j+1)),
+    a vectorised step at a time: each ratio a double-double quotient of whole numbers (exact products, one
+    `divided`), their running products by doubling, the step's terms added pairwise. That ratio falls as j
+    grows (the distribution is log-concave), so once it is r < 1 at the last term t summed, the rest is at
+    most t r/(1 - r) (weighted, at most t (w r/(1 - r) + r/(1 - r)^2) for the last weight w): the sum stops
+    when that bound is below `tolerance` of it, and the bound joins the error bound.
     """
+    first_term = _first_term(n, c, k, start)
+    if first_term is None:
+        return None, 0
+    anchor_high, anchor_low, anchor_bound = first_term
     top, spare = min(c, k), n - c - k
-    total, scale, first, size, summed = 0.0, 1.0, start, FIRST_BLOCK, 0
+    if anchor_high == 0:   # P(X = start) below 2**anchor_bound: the tail is below that times sum_i r^i
+        start_high, start_low = (float(part[0]) for part in _ratios(c, k, spare, np.array([float(start)])))
+        ratio_up = (start_high + abs(start_low)) * (1 + 2.0**-40)
+        if ratio_up >= 1:
+            return None, 0
+        geometric = 1 / (1 - ratio_up) ** (2 if weighted else 1)   # weighted: sum_i (i + 1) r^i
+        # below 2**-1076: VANISHING, which no comparison of doubles near a settled value can tell from 0
+        return (VANISHING, 0) if anchor_bound + math.log2(geometric) + 2.0**-20 < -1076 else (None, 0)
+    total_high, total_low, total_bound = 0.0, 0.0, 0.0   # the sum so far, in units of P(X = start)
+    scale_high, scale_low, scale_bound = 1.0, 0.0, 0.0   # the step's first term, in those units
+    first, size, summed, rest = start, FIRST_BLOCK, 0, 0.0
     while True:
         last = min(top, first + size - 1)
-        js = np.arange(first, last + 1, dtype=float)   # whole numbers below 2**53: exact
-        terms = np.empty(js.size)
-        terms[0] = scale   # P(X = first) / P(X = start)
+        js = np.arange(first, last + 1, dtype=np.float64)   # whole numbers below 2**53: exact
         before = js[:-1]
-        np.cumprod((c - before) * (k - before) / ((before + 1) * (spare + before + 1)), out=terms[1:])
-        terms[1:] *= scale
-        total += float(np.dot(terms, js - (start - 1))) if weighted else float(terms.sum())
+        ratio_high, ratio_low = _ratios(c, k, spare, before)
+        high, low = nearest.running_products(ratio_high, ratio_low)
+        term_high, term_low = nearest.times(scale_high, scale_low, np.concatenate([[1.0], high]),
+                                            np.concatenate([[0.0], low]))   # P(X = j) / P(X = start)
+        terms_bound = nearest.compose(scale_bound, js.size * (nearest.DIVIDED + nearest.TIMES), nearest.TIMES)
+        high, low, sum_bound = term_high, term_low, terms_bound
+        if weighted:
+            high, low = nearest.times_float(term_high, term_low, js - (start - 1))
+            sum_bound = nearest.compose(terms_bound, nearest.TIMES_FLOAT)
+        step_high, step_low, depth = nearest.summed(high, low)
+        total_high, total_low = nearest.plus(total_high, total_low, step_high, step_low)
+        total_bound = nearest.compose(max(total_bound, nearest.compose(sum_bound, depth * nearest.ADD)), nearest.ADD)
         summed += js.size
         if last == top:
             break
-        ratio = (c - last) * (k - last) / ((last + 1) * (spare + last + 1))   # whole numbers: one rounding
-        if ratio < 1:
-            rest = ratio / (1 - ratio)
-            if weighted:
-                rest = (last - start + 1) * rest + rest / (1 - ratio)
-            if terms[-1] * rest <= TAIL_TOLERANCE * total:
+        next_high, next_low = (float(part[0]) for part in _ratios(c, k, spare, np.array([float(last)])))
+        ratio_up = (next_high + abs(next_low)) * (1 + 2.0**-40)   # above the ratio: its bound is far inside
+        if ratio_up < 1:
+            geometric = ratio_up / (1 - ratio_up)
+            weight = (last - start + 1) * geometric + geometric / (1 - ratio_up) if weighted else geometric
+            # above the rest: the last term's own bound and this arithmetic's roundings (a few u) are covered
+            rest = float(term_high[-1]) * (1 + terms_bound) * weight * (1 + 2.0**-40)
+            if rest <= tolerance * total_high:
                 break
-        scale, first, size = float(terms[-1]) * ratio, last + 1, min(2 * size, LARGEST_BLOCK)
-    return math.exp(log_pmf(n, c, k, start) + math.log(total)), summed
+            rest = 0.0
+        scale_high, scale_low = nearest.times(float(term_high[-1]), float(term_low[-1]), next_high, next_low)
+        scale_bound = nearest.compose(terms_bound, nearest.DIVIDED, nearest.TIMES)
+        first, size = last + 1, min(2 * size, LARGEST_BLOCK)
+    value_high, value_low = nearest.times(anchor_high, anchor_low, total_high, total_low)
+    bound = (value_high * nearest.compose(anchor_bound, total_bound, nearest.TIMES)
+             + anchor_high * (1 + anchor_bound) * rest + summed * 2.0**-1074) * nearest.SLACK
+    return (value_high, value_low, bound), summed
 
 
-def log_pmf(n: int, c: int, k: int, j: int) -> float:
-    """log P(X = j) for X ~ H(n, c, k), 0 < c < n, 0 < k < n, max(0, c + k - n) <= j <= min(c, k), in O(1).
-
-    P(X = j) = b(j; c, p) b(k - j; n - c, p) / b(k; n, p) for any p, binomial pmfs b; with p = k/n each is
-    Loader's saddle-point form (Stirling's remainders and the deviances x log(x/M) + M - x, _deviance), whose
-    deviances vanish in b(k; n, k/n). Each deviance is taken from whole-number differences, so the absolute
-    error is a few ulps of the largest term: about 1e-15 (1 + |log P|) relative in P.
-    """
-    return (_log_binomial(j, c, k, n) + _log_binomial(k - j, n - c, k, n)
-            - _log_binomial(k, n, k, n))
+def _ratios(c: int, k: int, spare: int, js: Floats) -> tuple[Floats, Floats]:
+    """P(j+1)/P(j) = (c - j)(k - j) / ((j + 1)(spare + j + 1)) for each whole j, as double-doubles: each
+    product of two whole numbers below 2**53 is exact as a double-double (two_product), the quotient within
+    nearest.DIVIDED."""
+    top_high, top_low = nearest.two_product(c - js, k - js)
+    bottom_high, bottom_low = nearest.two_product(js + 1, spare + js + 1)
+    high, low = nearest.divided(top_high, top_low, bottom_high, bottom_low)
+    return high, low
 
 
-def _log_binomial(x: int, size: int, k: int, n: int) -> float:
-    """log b(x; size, k/n), the binomial pmf of x successes in size trials of chance k/n, 0 < k < n."""
-    deviances = _deviance(x, size * k, n) + _deviance(size - x, size * (n - k), n)
-    if x == 0 or x == size:
-        return -deviances
-    s = _stirling_remainder_one
-    return (s(size) - s(x) - s(size - x) - deviances
-            + 0.5 * math.log(size / (x * (size - x))) - _HALF_LOG_2PI)
+def _first_term(n: int, c: int, k: int, j: int) -> DoubleDouble | None:
+    """P(X = j) = c! (n-c)! k! (n-k)! / (j! (c-j)! (k-j)! (n-c-k+j)! n!) as (high, low, relative bound): from the
+    table of factorials below its top, else from decimal log-factorials. Below about 2**-955, where a
+    double-double may lose its low part, (0.0, 0.0, e) with P below 2**e instead; None if the decimal way's
+    bound is too wide to use (never seen)."""
+    tops, bottoms = [c, n - c, k, n - k], [j, c - j, k - j, n - c - k + j, n]
+    if n < nearest.TABLE_MAX:
+        high, low, exponent, bound = nearest.factorials(n).quotient_one(tops, bottoms)
+        if exponent < -958:   # (high + |low|)(1 + bound) < 8: P below 2**(exponent + 3)
+            return 0.0, 0.0, float(exponent + 3)
+        return math.ldexp(high, exponent), math.ldexp(low, exponent), bound
+    digits = 34 + 2 * len(str(n))   # ln n! is about n ln n: its digits, and 30 more for P
+    context = Context(prec=digits)
+    log, log_bound, sizes = Decimal(0), Decimal(0), Decimal(0)
+    for x, sign in [(x, 1) for x in tops] + [(x, -1) for x in bottoms]:
+        term, term_bound = nearest.log_factorial(x, context)
+        log = context.add(log, term) if sign > 0 else context.subtract(log, term)
+        log_bound, sizes = nearest._BOUNDS.add(log_bound, term_bound), nearest._BOUNDS.add(sizes, nearest._size(x))
+    unit = Decimal(1).scaleb(1 - digits) / 2
+    log_bound = nearest._BOUNDS.add(log_bound, nearest._BOUNDS.multiply(9 * unit, sizes))   # the nine additions
+    if log_bound > Decimal("0.001"):
+        return None
+    if log + log_bound < -660:   # P below 2**-952: only its bound is carried (ln 2 < 0.6932, so this is above)
+        return 0.0, 0.0, float(math.floor(float(log + log_bound) / 0.6932) + 2)
+    power = context.exp(log)
+    power_high = float(power)
+    power_low = float(Context(prec=digits + 40).subtract(power, Decimal(power_high)))
+    # exp: within 1.01 (2 b + e) of itself (nearest.nearest_from_log); low: rounded, at most u^2 of high
+    relative = float(nearest._BOUNDS.multiply(Decimal("1.01"), nearest._BOUNDS.add(
+        nearest._BOUNDS.multiply(2, log_bound), unit))) * (1 + 2.0**-40) + nearest.U * nearest.U
+    return power_high, power_low, relative
 
 
-def _deviance(x: int, scaled: int, n: int) -> float:
-    """x log(x / M) + M - x for the whole number x >= 0 and the mean M = scaled / n (whole numbers).
+def _nearest_or(value: DoubleDouble | None, exact: Callable[[], Fraction]) -> float:
+    """The double nearest the value that value's double-double and bound approximate, where they settle it (0.0
+    where it is VANISHING); else float(exact()), the exact value in whole numbers."""
+    if value == VANISHING:
+        return 0.0
+    if value is not None and nearest.settled_one(*value):
+        return value[0]
+    return float(exact())
 
-    Near M, as the series 2x sum_j v^(2j+1) / (2j+1) - (x - M) v... rearranged: (x - M) v + 2x sum_{j>=1}
-    v^(2j+1) / (2j+1) with v = (x - M) / (x + M), from the whole numbers x n - scaled and x n + scaled, each
-    quotient rounded once; the subtraction x log(x/M) - (x - M) would lose the digits of a small deviance.
-    """
-    if x == 0:
-        return scaled / n
-    gap, both = x * n - scaled, x * n + scaled
-    if 10 * abs(gap) >= both:   # |v| >= 1/10: the difference keeps its digits
-        return x * math.log(x * n / scaled) - gap / n
-    v = gap / both
-    square, power, series, odd = v * v, v * v * v, 0.0, 3
-    while True:
-        grown = series + power / odd
-        if grown == series:
-            break
-        series, power, odd = grown, power * square, odd + 2
-    return gap / n * v + 2 * x * series
+
+def _one_minus(value: DoubleDouble) -> DoubleDouble:
+    """1 - value, its bound and its one rounding's (nearest.one_minus)."""
+    high, low, rounding = nearest.one_minus(value[0], value[1])
+    return high, low, (value[2] + rounding) * nearest.SLACK
+
+
+def _quotient(top: int, bottom: int) -> DoubleDouble:
+    """top / bottom for whole numbers 0 <= top < 2**106 (exact as a double-double) and 0 < bottom < 2**53."""
+    high = float(top)
+    low = float(top - int(high))   # below 2**53: exact
+    quotient_high, quotient_low = nearest.divided(high, low, float(bottom), 0.0)
+    return quotient_high, quotient_low, quotient_high * nearest.DIVIDED * nearest.SLACK
+
+
+def _plus(a: DoubleDouble, b: DoubleDouble) -> DoubleDouble:
+    """a + b for nonnegative values: their bounds and the addition's (nearest.ADD)."""
+    high, low = nearest.plus(a[0], a[1], b[0], b[1])
+    return high, low, (a[2] + b[2] + high * nearest.ADD) * nearest.SLACK
+
+
+def _times_two_over(k: int, value: DoubleDouble) -> DoubleDouble:
+    """(2/k) value: times 2 is exact, the division by k within nearest.DIVIDED."""
+    high, low = nearest.divided(2 * value[0], 2 * value[1], float(k), 0.0)
+    return high, low, (2 * value[2] / k + high * nearest.DIVIDED) * nearest.SLACK
 
 
 def tail_cost(n: ArrayLike, c: ArrayLike, k: int, tau: float) -> Floats:
     """Estimated microseconds of G-Pass@k_tau and mG-Pass@k for each (n, c) (arrays), before computing either.
 
     What the computation does, priced term by term: an exact sum's terms (each costing more as n grows, with
-    the size of its whole numbers), or a float tail's (_float_terms). passk.metrics bounds a web request's
+    the size of its whole numbers), or a double-double tail's (_float_terms: the terms a tail sums, as the float
+    tails that first priced them did). passk.metrics bounds a web request's
     work by the sum. A pair with n < k costs nothing (it is not computed). tests/passk/test_gpass.py holds the
     price above the terms summed.
     """
@@ -268,7 +371,8 @@ def _side_cost(n: Floats, c: Floats, k: int, m: int, weighted: bool) -> Floats:
         exact_terms = np.minimum(high - m + 1, m - low)
     exact = CALL_COST + np.minimum(k, n - k) / EXACT_COMB_DRAWS + exact_terms * (EXACT_TERM_COST + n / EXACT_TERM_SAMPLES)
     terms, blocks = _float_terms(n, c, k, m, weighted)
-    floating = np.where(terms > 0, FLOAT_COST + FLOAT_BLOCK_COST * blocks + FLOAT_TERM_COST * terms, CALL_COST)
+    first = FLOAT_COST + np.where(n >= nearest.TABLE_MAX, DECIMAL_TERM_COST, 0.0)
+    floating = np.where(terms > 0, first + FLOAT_BLOCK_COST * blocks + FLOAT_TERM_COST * terms, CALL_COST)
     cost: Floats = np.where(busy, np.where(n <= EXACT_TAIL_MAX_N, exact, floating), CALL_COST)
     return cost
 

@@ -226,6 +226,22 @@ class Factorials:
         product = compose(self.bound, self.bound, TIMES)
         return h, l, exponent, compose(product, product, DIVIDED)
 
+    def quotient_one(self, tops: list[int], bottoms: list[int]) -> tuple[float, float, int, float]:
+        """prod x! over tops / prod x! over bottoms (each list not empty, every x below size) as (high, low,
+        exponent, relative bound), in plain Python: the products by times, then one division."""
+        def product(xs: list[int]) -> tuple[float, float, int, float]:
+            h, l, shift, bound = float(self.high[xs[0]]), float(self.low[xs[0]]), int(self.exponent[xs[0]]), self.bound
+            for x in xs[1:]:
+                h, l = times(h, l, float(self.high[x]), float(self.low[x]))
+                mantissa, power = math.frexp(h)
+                h, l, shift = mantissa, math.ldexp(l, -power), shift + power + int(self.exponent[x])
+                bound = compose(bound, self.bound, TIMES)
+            return h, l, shift, bound
+        h1, l1, shift1, bound1 = product(tops)
+        h2, l2, shift2, bound2 = product(bottoms)
+        h, l = divided(h1, l1, h2, l2)
+        return h, l, shift1 - shift2, compose(bound1, bound2, DIVIDED)
+
     def ratio_one(self, top1: int, top2: int, bottom1: int, bottom2: int) -> tuple[float, float, int, float]:
         """ratio for one set of whole numbers, in plain Python."""
         high, low = self.high, self.low
@@ -365,7 +381,13 @@ def log_factorial(x: int, context: Context) -> tuple[Decimal, Decimal]:
     constant), the K terms (e for the coefficient, e for the division) and their K additions, + the sum (e):
     at most e (5.02 (x + 1)(ln x + 1) + K + 4), as every partial result is below (x + 1)(ln x + 1).
     """
-    digits = context.prec
+    return _log_factorial(x, context.prec)
+
+
+@lru_cache(maxsize=4096)   # a pair's tails and ks share most of their factorials (n!, c!, (n-c)!)
+def _log_factorial(x: int, digits: int) -> tuple[Decimal, Decimal]:
+    """log_factorial at `digits` digits."""
+    context = Context(prec=digits)
     unit = Decimal(1).scaleb(1 - digits) / 2
     if x <= 1:
         return Decimal(0), Decimal(0)
@@ -425,3 +447,62 @@ def _settle(value: Decimal, error: Decimal, digits: int) -> float | None:
     high = Context(prec=digits + 20, rounding=ROUND_CEILING).add(value, error)
     low_double, high_double = float(max(low, Decimal(0))), float(high)
     return high_double if low_double == high_double else None
+
+
+# --- sums and running products of double-doubles -------------------------------------------------------------
+
+# plus: (h1, l1) + (h2, l2) for nonnegative operands, within ADD relative. s + e = h1 + h2 exactly; l1 + l2 is
+# rounded (at most u^2 (h1 + h2)), e + t too (u (|e| + |t|) <= 2.01 u^2 (h1 + h2)): 3.02 u^2 (h1 + h2), against
+# a sum of at least (1 - u)(h1 + h2).
+ADD = 3.03 * U * U + UNDERFLOW
+
+
+def plus(h1: Any, l1: Any, h2: Any, l2: Any) -> tuple[Any, Any]:
+    """(h1 + l1) + (h2 + l2) for nonnegative double-doubles, normalised, within ADD relative."""
+    s, e = two_sum(h1, h2)
+    return fast_two_sum(s, e + (l1 + l2))
+
+
+def summed(h: Floats, l: Floats) -> tuple[float, float, int]:
+    """The sum of nonnegative double-doubles, pairwise, as (high, low, depth): within depth ADD (composed)
+    relative, as each level's additions are each within ADD of their own sums and all terms are nonnegative."""
+    depth = 0
+    while h.size > 1:
+        if h.size % 2:
+            h, l = np.append(h, 0.0), np.append(l, 0.0)
+        h, l = plus(h[0::2], l[0::2], h[1::2], l[1::2])
+        depth += 1
+    return (float(h[0]), float(l[0]), depth) if h.size else (0.0, 0.0, 0)
+
+
+def running_products(h: Floats, l: Floats) -> tuple[Floats, Floats]:
+    """The prefix products prod_{q <= i} (h_q + l_q). Entry i is a product of its i + 1 factors formed by some
+    tree of i `times` (times by an exact 1 is exact), so it is within the sum of its factors' bounds and
+    i TIMES (composed), whatever the tree.
+
+    Up to RUNNING_WIDTH squared factors by doubling (Hillis and Steele: log2 of the size full passes); above,
+    rows of RUNNING_WIDTH are multiplied out along the row, the rows' totals by this same function, and each
+    row by the product of the rows before it: a few times an entry, not one a pass.
+    """
+    if h.size <= RUNNING_WIDTH * RUNNING_WIDTH:
+        shift = 1
+        while shift < h.size:
+            high, low = times(h[shift:], l[shift:], h[:-shift], l[:-shift])
+            h, l = np.concatenate([h[:shift], high]), np.concatenate([l[:shift], low])
+            shift *= 2
+        return h, l
+    size = h.size
+    rows = -(-size // RUNNING_WIDTH)
+    padded_h, padded_l = np.ones(rows * RUNNING_WIDTH), np.zeros(rows * RUNNING_WIDTH)
+    padded_h[:size], padded_l[:size] = h, l
+    grid_h, grid_l = padded_h.reshape(rows, RUNNING_WIDTH), padded_l.reshape(rows, RUNNING_WIDTH)
+    for column in range(1, RUNNING_WIDTH):
+        grid_h[:, column], grid_l[:, column] = times(grid_h[:, column], grid_l[:, column],
+                                                     grid_h[:, column - 1], grid_l[:, column - 1])
+    before_h, before_l = running_products(grid_h[:-1, -1].copy(), grid_l[:-1, -1].copy())
+    before_h, before_l = np.concatenate([[1.0], before_h]), np.concatenate([[0.0], before_l])
+    grid_h, grid_l = times(grid_h, grid_l, before_h[:, None], before_l[:, None])
+    return grid_h.ravel()[:size], grid_l.ravel()[:size]
+
+
+RUNNING_WIDTH = 16   # running_products' rows

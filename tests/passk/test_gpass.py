@@ -1,8 +1,8 @@
 """G-Pass@k_tau and mG-Pass@k against every k-subset counted (exact Fractions) and the hypergeometric's pmf.
 
-The bar: correctly rounded (relative error at most 2**-53) up to
-EXACT_TAIL_MAX_N samples, within 1e-15 relative or 1e-300 absolute of the
-Fraction sum of pmfs; the float path above it within 1e-11 relative.
+The bar: correctly rounded at every n, the double nearest the Fraction sum of
+pmfs bit for bit: summed in whole numbers up to EXACT_TAIL_MAX_N samples, in
+double-double with a proven bound above (each route forced alone below).
 """
 
 import math
@@ -13,10 +13,12 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import passk.gpass as gpass
+from oracles import nearest, nearest_mpf
+from passk import nearest as nearest_module
 from passk.__main__ import main
 from passk.estimator import pass_at_k, pass_hat_k
 from passk.gpass import (at_least, estimate_g_pass_at_k, estimate_mg_pass_at_k, g_pass_at_k, mg_pass_at_k,
@@ -34,10 +36,6 @@ def pmf_sum(n: int, c: int, k: int, m: int) -> Fraction:
     (a Fraction per term reduced thousands of huge fractions)."""
     return Fraction(sum(math.comb(c, j) * math.comb(n - c, k - j) for j in range(max(m, 0), min(c, k) + 1)),
                     math.comb(n, k))
-
-
-def close(value: float, exact: Fraction, relative: float = 1e-15, absolute: float = 1e-300) -> bool:
-    return abs(Fraction(value) - exact) <= max(relative * exact, Fraction(absolute))
 
 
 counts = st.integers(1, 200).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n)))
@@ -62,20 +60,20 @@ def test_mg_pass_is_the_papers_sum_over_enumerated_subsets(n: int, c: int, k: in
 @settings(max_examples=300)
 def test_agrees_with_the_fraction_sum_of_pmfs(counts: tuple[int, int, int], tau: float) -> None:
     n, c, k = counts
-    assert close(g_pass_at_k(n, c, k, tau), pmf_sum(n, c, k, threshold(k, tau)))
+    assert g_pass_at_k(n, c, k, tau) == nearest(pmf_sum(n, c, k, threshold(k, tau)))
 
 
 @given(counts)
 def test_tau_at_most_one_over_k_is_pass_at_k(counts: tuple[int, int, int]) -> None:
     n, c, k = counts
     assert g_pass_at_k(n, c, k, 1 / k) == g_pass_at_k(n, c, k, 1e-9)
-    assert g_pass_at_k(n, c, k, 1e-9) == pytest.approx(pass_at_k(n, c, k), rel=1e-13, abs=1e-300)
+    assert g_pass_at_k(n, c, k, 1e-9) == pass_at_k(n, c, k)   # both the nearest double of one value
 
 
 @given(counts)
 def test_tau_one_is_pass_hat_k(counts: tuple[int, int, int]) -> None:
     n, c, k = counts
-    assert g_pass_at_k(n, c, k, 1.0) == pytest.approx(pass_hat_k(n, c, k), rel=1e-13, abs=1e-300)
+    assert g_pass_at_k(n, c, k, 1.0) == pass_hat_k(n, c, k)
 
 
 @given(counts, taus, taus)
@@ -90,7 +88,7 @@ def test_decreasing_in_tau_and_a_probability(counts: tuple[int, int, int], tau: 
 def test_mg_pass_agrees_with_the_fraction_sum_of_its_terms(counts: tuple[int, int, int]) -> None:
     n, c, k = counts
     exact = Fraction(2, k) * sum((pmf_sum(n, c, k, i) for i in range((k + 1) // 2 + 1, k + 1)), Fraction(0))
-    assert close(mg_pass_at_k(n, c, k), exact)
+    assert mg_pass_at_k(n, c, k) == nearest(exact)
 
 
 @pytest.mark.parametrize("n, c, k, tau, expected", [
@@ -137,34 +135,49 @@ def test_correctly_rounded_up_to_the_exact_limit(n: int, c: int, k: int, m: int)
 @pytest.mark.parametrize("n, c, k, m", [(10_000, 400, 6827, 293), (10_000, 5000, 5000, 2600), (9_999, 3, 50, 2),
                                         (10_000, 9_990, 100, 100), (10_000, 7000, 300, 150),
                                         (10_000, 5000, 5000, 2501), (2001, 1000, 1000, 500)])
-def test_just_above_the_exact_limit_within_a_few_ulps(n: int, c: int, k: int, m: int) -> None:
+def test_just_above_the_exact_limit_the_nearest_doubles(n: int, c: int, k: int, m: int) -> None:
     assert n > gpass.EXACT_TAIL_MAX_N
-    assert close(at_least(n, c, k, m), pmf_sum(n, c, k, m), relative=1e-14)
-    start = (k + 1) // 2 + 1   # mG-Pass@k = (2/k) sum_{j >= start} (j - start + 1) P(X = j), in whole numbers
+    assert at_least(n, c, k, m) == nearest(pmf_sum(n, c, k, m))
+    assert mg_pass_at_k(n, c, k) == nearest(mg_sum(n, c, k))
+
+
+def mg_sum(n: int, c: int, k: int) -> Fraction:
+    """mG-Pass@k = (2/k) sum_{j >= start} (j - start + 1) P(X = j), start = ceil(k/2) + 1, in whole numbers."""
+    start = (k + 1) // 2 + 1
     weighted = sum((j - start + 1) * math.comb(c, j) * math.comb(n - c, k - j) for j in range(start, min(c, k) + 1))
-    assert close(mg_pass_at_k(n, c, k), Fraction(2 * weighted, k * math.comb(n, k)), relative=1e-14)
+    return Fraction(2 * weighted, k * math.comb(n, k))
 
 
-@given(st.sampled_from([50, 200, 1000, 5000]).flatmap(
+ROUTES = {   # each way a tail above EXACT_TAIL_MAX_N is taken, forced at every n the test draws
+    "double-double, first term from the table": {},
+    "double-double, first term from decimal log-factorials": {(nearest_module, "TABLE_MAX"): 0},
+    "whole numbers where nothing settles": {(nearest_module, "settled_one"): lambda high, low, bound: False},
+}
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@given(case=st.sampled_from([50, 200, 1000, 5000]).flatmap(
     lambda n: st.tuples(st.just(n), st.integers(1, n - 1), st.integers(1, n - 1), st.floats(0.001, 1))))
-@settings(max_examples=150)
-def test_the_float_path_agrees_with_fractions(case: tuple[int, int, int, float]) -> None:
+@settings(max_examples=80)
+def test_each_route_above_the_exact_limit_gives_the_nearest_double(route: str,
+                                                                   case: tuple[int, int, int, float]) -> None:
     n, c, k, tau = case
     m = threshold(k, tau)
-    exact = pmf_sum(n, c, k, m)
-    assume(exact == 0 or exact > Fraction(1, 10**290))
-    saved, gpass.EXACT_TAIL_MAX_N = gpass.EXACT_TAIL_MAX_N, 0
+    patch = pytest.MonkeyPatch()
+    patch.setattr(gpass, "EXACT_TAIL_MAX_N", 0)
+    for (module, name), value in ROUTES[route].items():
+        patch.setattr(module, name, value)
     try:
-        value = at_least(n, c, k, m)
+        found = at_least(n, c, k, m), mg_pass_at_k(n, c, k)
     finally:
-        gpass.EXACT_TAIL_MAX_N = saved
-    assert close(value, exact, relative=1e-11)
+        patch.undo()
+    assert found == (nearest(pmf_sum(n, c, k, m)), nearest(mg_sum(n, c, k)))
 
 
 @pytest.mark.parametrize("n, c, k, m", [(10**12, 3 * 10**11, 1000, 400), (10**12, 3 * 10**11, 1000, 250),
                                         (10**7, 10**6, 4000, 500), (10**9, 5, 10**6, 2)])
-def test_huge_n_agrees_with_mpmath(n: int, c: int, k: int, m: int) -> None:
-    with mpmath.workdps(60):
+def test_huge_n_is_the_nearest_double_of_a_100_digit_sum(n: int, c: int, k: int, m: int) -> None:
+    with mpmath.workdps(100):
         def pmf(j: int) -> mpmath.mpf:
             return mpmath.exp(mpmath.loggamma(c + 1) - mpmath.loggamma(j + 1) - mpmath.loggamma(c - j + 1)
                               + mpmath.loggamma(n - c + 1) - mpmath.loggamma(k - j + 1)
@@ -174,7 +187,7 @@ def test_huge_n_agrees_with_mpmath(n: int, c: int, k: int, m: int) -> None:
             exact = mpmath.fsum(pmf(j) for j in range(m, min(c, k) + 1))
         else:
             exact = 1 - mpmath.fsum(pmf(j) for j in range(max(0, c + k - n), m))
-        assert at_least(n, c, k, m) == pytest.approx(float(exact), rel=1e-12)
+        assert at_least(n, c, k, m) == nearest_mpf(exact, 100)
 
 
 def test_many_problems_at_once() -> None:
@@ -249,16 +262,20 @@ def test_a_tail_near_the_mean_sums_a_few_spreads_not_the_distance_to_its_far_end
 
 
 @pytest.mark.parametrize("n, c, k", [(10**7, 1_900_000, 1_900_000), (10**12, 5 * 10**11, 5 * 10**11 + 1),
-                                     (10**12, 3 * 10**11, 1000), (10**9, 5, 10**6)])
-def test_log_pmf_agrees_with_mpmath(n: int, c: int, k: int) -> None:
+                                     (10**12, 3 * 10**11, 1000), (10**9, 5, 10**6), (100_000, 30_000, 3000)])
+def test_a_tails_first_term_is_within_its_bound(n: int, c: int, k: int) -> None:
     mean = k * c // n
-    with mpmath.workdps(60):
+    with mpmath.workdps(80):
         for j in {max(max(0, c + k - n), mean - 7), mean, mean + 3, min(c, k)}:
-            exact = (mpmath.loggamma(c + 1) - mpmath.loggamma(j + 1) - mpmath.loggamma(c - j + 1)
-                     + mpmath.loggamma(n - c + 1) - mpmath.loggamma(k - j + 1)
-                     - mpmath.loggamma(n - c - k + j + 1) - mpmath.loggamma(n + 1)
-                     + mpmath.loggamma(k + 1) + mpmath.loggamma(n - k + 1))
-            assert gpass.log_pmf(n, c, k, j) == pytest.approx(float(exact), rel=1e-14, abs=1e-13)
+            exact = mpmath.exp(mpmath.loggamma(c + 1) - mpmath.loggamma(j + 1) - mpmath.loggamma(c - j + 1)
+                               + mpmath.loggamma(n - c + 1) - mpmath.loggamma(k - j + 1)
+                               - mpmath.loggamma(n - c - k + j + 1) - mpmath.loggamma(n + 1)
+                               + mpmath.loggamma(k + 1) + mpmath.loggamma(n - k + 1))
+            high, low, bound = gpass._first_term(n, c, k, j)
+            if high == 0:   # below 2**bound
+                assert exact < mpmath.mpf(2) ** bound and bound < -950
+            else:
+                assert abs(mpmath.mpf(high) + mpmath.mpf(low) - exact) <= mpmath.mpf(bound) * exact
 
 
 def test_the_price_of_a_pair_that_is_not_computed_is_nothing() -> None:
