@@ -602,9 +602,9 @@ READING_CASES = {
     "eval-199998-zstd": (
         "Inspect .eval, 199,998 tiny zstd members", "refused",
         lambda: [("log.eval", _eval_archive(199_998, zstd=True))], "eval"),
-    "eval-30k": (
-        "Inspect .eval, 30,000 tiny deflate members (about the most a request's reading opens)", "read",
-        lambda: [("log.eval", _eval_archive(30_000))], "eval"),
+    "eval-25k": (
+        "Inspect .eval, 25,000 tiny deflate members (about the most a request's reading opens)", "read",
+        lambda: [("log.eval", _eval_archive(25_000))], "eval"),
     "humaneval-500k-short": (
         "human-eval JSONL, 500,000 short lines (5,000 tasks)", "read",
         lambda: [("r.jsonl", _jsonl(500_000, lambda i: b'{"task_id":"t%d","passed":%s}'
@@ -634,8 +634,12 @@ READING_CASES = {
         lambda: [(f"part{part}.csv", b"task_id,passed\n" + b"".join(b"t%d,%d\n" % (i % 5000, i % 3 == 0)
                                                                     for i in range(200_000))) for part in range(40)],
         "csv"),
+    "text-50k-samples": (
+        "text, 50,000 lines task: 1 0 1 … of 250 samples (25 MB)", "read",
+        lambda: [("r.txt", b"".join(b"t%d: %s\n" % (i, b" ".join([b"1", b"0"] * 125)) for i in range(50_000)))],
+        "text"),
     "text-100k-samples": (
-        "pasted text, 100,000 lines task: 1 0 1 … of 250 samples (50 MB)", "read",
+        "the same, 100,000 lines (50 MB)", "refused",
         lambda: [("r.txt", b"".join(b"t%d: %s\n" % (i, b" ".join([b"1", b"0"] * 125)) for i in range(100_000)))],
         "text"),
     "share-100k": (

