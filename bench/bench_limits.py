@@ -438,6 +438,7 @@ def two_runs(path, problems, difference=None, ks="1,10,100"):
 
 
 TWENTY_SMALL_KS = ",".join(map(str, range(1, 21)))
+SIXTEEN_SMALL_KS = ",".join(map(str, range(1, 17)))
 ARENA = Path("/work/shared/realdata/evalarena__crux-eval_eval-arena__humaneval_hf_29_models.jsonl")
 
 
@@ -549,14 +550,20 @@ ISSUE_15 = {
     "compare-page-100k": ("POST /compare, 2 × 100,000 tasks, k = 1,10,100", "200",
                           lambda: two_runs("/compare", 100_000)),
     "rank-api-12x1000-20ks": (
-        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…20", "200",
-        lambda: ranking("/api/v1/compare", 1000, TWENTY_SMALL_KS)),
+        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…20 (2,376,000: refused since issue 25's 2,000,000)",
+        "400", lambda: ranking("/api/v1/compare", 1000, TWENTY_SMALL_KS)),
     "rank-api-12x1000-20ks-difference": (
-        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…20, difference = 0.001", "200",
+        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…20, difference = 0.001 (refused too)", "400",
         lambda: ranking("/api/v1/compare", 1000, TWENTY_SMALL_KS, "0.001")),
     "rank-page-12x1000-20ks": (
-        "POST /compare, runs A, B and 10 more of 1,000 tasks, k = 1…20, difference = 0.001", "200",
+        "POST /compare, runs A, B and 10 more of 1,000 tasks, k = 1…20, difference = 0.001 (refused too)", "400",
         lambda: ranking("/compare", 1000, TWENTY_SMALL_KS, "0.001")),
+    "rank-api-12x1000-16ks": (
+        "POST /api/v1/compare, 12 runs × 1,000 tasks, k = 1…16, difference = 0.001 (1,900,800)", "200",
+        lambda: ranking("/api/v1/compare", 1000, SIXTEEN_SMALL_KS, "0.001")),
+    "rank-page-12x1000-16ks": (
+        "POST /compare, runs A, B and 10 more of 1,000 tasks, k = 1…16, difference = 0.001", "200",
+        lambda: ranking("/compare", 1000, SIXTEEN_SMALL_KS, "0.001")),
     "rank-api-12x25k": (
         "POST /api/v1/compare, 12 runs × 25,000 tasks (300,000 cells), k = 1, difference = 0.001; each task its own "
         "n, so refused since issue 17 (sample_counts)", "400",
@@ -573,24 +580,36 @@ ISSUE_17 = {
         lambda: post_multipart("/api/v1/compare", fields=[("k", "1,10,100"), ("difference", "1")],
                                files=[("run", ARENA.name, arena())])),
     "rank-api-arena-29-5ks": (
-        "POST /api/v1/compare, the same file, k = 1,2,3,4,5 (1,958,040 of 2,500,000)", "200",
+        "POST /api/v1/compare, the same file, k = 1,2,3,4,5 (1,958,040 of 2,000,000)", "200",
         lambda: post_multipart("/api/v1/compare", fields=[("k", "1,2,3,4,5")], files=[("run", ARENA.name, arena())])),
     "rank-api-arena-29-20ks": (
         "POST /api/v1/compare, the same file, k = 1…20 (refused: 7,827,680)", "400",
         lambda: post_multipart("/api/v1/compare", fields=[("k", TWENTY_SMALL_KS)],
                                files=[("run", ARENA.name, arena())])),
     "rank-api-32x40-6ks": (
-        "POST /api/v1/compare, 32 runs × 40 tasks of 10 samples, k = 1…6 (2,499,840): the most pairs × ks", "200",
+        "POST /api/v1/compare, 32 runs × 40 tasks of 10 samples, k = 1…6 (2,499,840: refused since issue 25)", "400",
         lambda: many_runs("/api/v1/compare", 32, 40, "1,2,3,4,5,6", samples=10)),
     "rank-page-32x40-6ks": (
-        "POST /compare, runs A, B and 30 more, the same", "200",
+        "POST /compare, runs A, B and 30 more, the same (refused too)", "400",
         lambda: many_runs("/compare", 32, 40, "1,2,3,4,5,6", samples=10)),
-    "rank-api-32x4240": (
-        "POST /api/v1/compare, 32 runs × 4,240 tasks of 200 samples, k = 1 (2,499,840)", "200",
-        lambda: many_runs("/api/v1/compare", 32, 4240, "1")),
-    "rank-page-32x4240": (
+    "rank-api-32x40-4ks": (
+        "POST /api/v1/compare, 32 runs × 40 tasks of 10 samples, k = 1…4 (1,666,560): the most pairs × ks", "200",
+        lambda: many_runs("/api/v1/compare", 32, 40, "1,2,3,4", samples=10)),
+    "rank-page-32x40-4ks": (
         "POST /compare, runs A, B and 30 more, the same", "200",
+        lambda: many_runs("/compare", 32, 40, "1,2,3,4", samples=10)),
+    "rank-api-32x4240": (
+        "POST /api/v1/compare, 32 runs × 4,240 tasks of 200 samples, k = 1 (2,499,840: refused since issue 25)",
+        "400", lambda: many_runs("/api/v1/compare", 32, 4240, "1")),
+    "rank-page-32x4240": (
+        "POST /compare, runs A, B and 30 more, the same (refused too)", "400",
         lambda: many_runs("/compare", 32, 4240, "1")),
+    "rank-api-32x3232": (
+        "POST /api/v1/compare, 32 runs × 3,232 tasks of 200 samples, k = 1 (1,999,872)", "200",
+        lambda: many_runs("/api/v1/compare", 32, 3232, "1")),
+    "rank-page-32x3232": (
+        "POST /compare, runs A, B and 30 more, the same", "200",
+        lambda: many_runs("/compare", 32, 3232, "1")),
     "rank-api-12x25k-same-n": (
         "POST /api/v1/compare, 12 runs × 25,000 tasks of 200 samples (300,000 cells), k = 1", "200",
         lambda: many_runs("/api/v1/compare", 12, 25_000, "1")),
@@ -710,9 +729,24 @@ ISSUE_25 = {
         "POST /api/v1/compare, two human-eval JSONL runs of 60,000 tasks with 200-character ids of 😀, one task "
         "shared (the answer would list 120,000 ids: 290 MB of JSON)", "400", lambda: emoji_pair_apart(60_000)),
     "rank-32x4240-20000n": (
-        "POST /api/v1/compare, 32 runs × 4,240 tasks, 20,000 distinct n in all, k = 1", "200",
-        lambda: many_runs_n("/api/v1/compare", 32, 4240, 625)),
+        "POST /api/v1/compare, 32 runs × 4,240 tasks, 20,000 distinct n in all, k = 1 (2,499,840: refused since "
+        "ranked_cells is 2,000,000)", "400", lambda: many_runs_n("/api/v1/compare", 32, 4240, 625)),
+    "rank-32x3232-20000n": (
+        "POST /api/v1/compare, 32 runs × 3,232 tasks, 20,000 distinct n in all, k = 1 (1,999,872)", "200",
+        lambda: many_runs_n("/api/v1/compare", 32, 3232, 625)),
+    "rank-32x625-tiny-rates": (
+        "POST /api/v1/compare, 32 runs × 625 tasks, n = 10^6, c up to 1,000 (pass rates near 0.05%: each pair's "
+        "p-value search takes 3.5 ms, not 0.7), k = 1", "200", lambda: tiny_rate_runs(32, 625)),
 }
+
+
+def tiny_rate_runs(runs, problems):
+    """`runs` runs of `problems` tasks of 10^6 samples, c drawn up to 1,000 per run (seeded)."""
+    def counts(run):
+        draw = random.Random(run)
+        return ("task_id,n,c\n" + "".join(f"p{i},1000000,{draw.randint(0, 1000)}\n" for i in range(problems))).encode()
+    return post_multipart("/api/v1/compare", fields=[("k", "1")],
+                          files=[("run", f"run{run}.csv", counts(run)) for run in range(runs)])
 
 
 def disjoint_ranking(runs, problems, id_chars, per_run_ks="1"):

@@ -71,7 +71,7 @@ class Limits:
     extra_ks: int = limit(20, "Extra k values (the ks field) of the calculator page and its API.")
     runs: int = limit(32, "Runs ranked at once (496 pairs), counted before any is read; a file of several models "
                           "holds a run each.")
-    ranked_cells: int = limit(2_500_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "
+    ranked_cells: int = limit(2_000_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "
                                          "counted as its larger run's: what comparing every pair costs (a pair's "
                                          "interval and p-value cost about as much as 800 problems).")
     listed_id_bytes: int = limit(32 * MiB, "Task ids an answer lists as only in one run of a pair (a "

@@ -86,9 +86,10 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "200",                                   # a page echoes the first 200 characters of a k field
               "0",                                     # a price above 0
               "400", "413", "413",                     # statuses (the ceiling's 413 too)
-              "2", "300", "2", "25,000", "1.6", "200", "15",  # 2 s, 300 MB, a 2-core machine; the worst
-                                                              # request (runs of 25,000: 1.6 s, 200 MB); issue 15
-              "12", "4,240", "1.3", "165",             # the worst requests' runs (12 of 25,000, 32 of 4,240)
+              "2", "170", "2", "1.5",                  # about 2 s, 170 MB, a 2-core machine, 1.5 times idle's
+              "12", "25,000", "2.4",                   # the costliest requests: 12 runs of 25,000 (2.4 s) and
+              "12", "1,000", "16", "2.3",              # 12 runs of 1,000 at 16 ks (2.3 s),
+              "3,232", "1.2",                          # 32 runs of 3,232 (1.2 s)
               "500",                                   # Werkzeug's default form field, 500 KB
               "10", "20",                              # nginx's timeouts for headers and for a pause
               "2",                                     # the vote work's estimate is within about 2x
