@@ -8,9 +8,10 @@ that a random ``k``-subset of the samples holds at least one pass:
 Every value returned is the double nearest the exact rational value
 (correctly rounded, the same bits on every CPU; passk.nearest says how):
 exact integers while min(c, k) x the bits of n is small, a double-double
-table of factorials or falling product with a proven error bound beyond,
-and decimal arithmetic at a growing precision where that bound straddles a
-rounding boundary. The float log of the complement (log_complement), which
+table of factorials or falling product with a proven error bound beyond
+(for arrays at huge n also Stirling's form in double-double), and decimal
+arithmetic at a growing precision where that bound straddles a rounding
+boundary. The float log of the complement (log_complement), which
 keeps tiny and near-one results to about 1e-15 relative, serves the
 variances and the charts, whose values are not printed as point values.
 """
@@ -33,9 +34,9 @@ SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it 
 SHORT_BLOCK = 4096      # problems summed at once by _log_complement_short (its matrices up to 1 MB)
 EXACT_BITS = 1200       # min(c, k) x (bits of n) up to this: exact integers (math.perm), a few microseconds
 LONG_EXACT_BITS = 8000  # ... beyond the factorial table, exact integers still up to this (about 0.1 ms)
-FALLING_TERMS = 64      # beyond the table, arrays take falling products of up to this many factors in doubles
+FALLING_TERMS = 16      # beyond the table, arrays take falling products of up to this many factors in doubles,
+                        # longer ones Stirling's form in double-double (each about as costly as 16 factors)
 EXACT_FLOAT_TERMS = 8   # arrays take C(n, m) ratios whose products stay below 2**53 as plain float divisions
-ONE_AT_A_TIME = 256     # at most this many pairs of an array go the exact ways one at a time; more, the float form
 VECTOR_PROBLEMS = 48    # fewer (n, c) pairs than this go one at a time in plain Python (numpy's calls cost more)
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
@@ -264,7 +265,8 @@ def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
     """_miss_one elementwise over int64 arrays of one shape, 1 <= c and k <= n - c everywhere.
 
     Vectorised where it settles: products below 2**53 as one float division; n below the factorial table's
-    top through it; beyond, falling products of up to FALLING_TERMS factors. The rest one at a time.
+    top through it; beyond, falling products of up to FALLING_TERMS factors; what is left but d = n - c - k = 0,
+    Stirling's form in double-double. The rest (unsettled, or d = 0) one at a time.
     """
     values = np.empty(n.shape)
     if n.size < VECTOR_PROBLEMS:
@@ -282,17 +284,82 @@ def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
         found, settled = (nearest.nearest_one_minus_scaled if complement else nearest.nearest_scaled)(*shape)
         values[rows[settled]] = found[settled]
         done[rows[settled]] = True
-    left = np.flatnonzero(~done)
-    if left.size > ONE_AT_A_TIME:
-        # Too many for the exact ways one at a time within a request's cost (up to about 0.1 ms each with exact
-        # integers, more in decimal): these take the float log form, within about 1e-15 relative, NOT correctly
-        # rounded (huge n with min(c, k) past FALLING_TERMS in thousands of different pairs at once).
-        logs = log_complement(n[left], c[left], k[left])
-        values[left] = -np.expm1(logs) if complement else np.exp(logs)
-        return values
-    for i in left.tolist():
+    long = np.flatnonzero(~done & (n - c - k >= 1))   # the rest but d = 0: Stirling's form in double-double
+    if long.size:
+        found, settled = _stirling_double_double(n[long], c[long], k[long], complement)
+        values[long[settled]] = found[settled]
+        done[long[settled]] = True
+    for i in np.flatnonzero(~done).tolist():   # unsettled (near a rounding boundary, or tiny), or d = 0
         values[i] = _miss_one(int(n[i]), int(c[i]), int(k[i]), complement)
     return values
+
+
+def _stirling_double_double(n: Ints, c: Ints, k: Ints, complement: bool) -> tuple[Floats, NDArray[np.bool_]]:
+    """The double nearest C(n-c, k)/C(n, k) (or 1 minus it) from its log in O(1), with d = n - c - k >= 1, and
+    where that is settled (passk.nearest's double-doubles with their bounds carried along):
+
+        L = k ln(1 - c/n) + c ln(1 - k/n) - (d + 1/2) ln(1 - ck/((n-c)(n-k))) + s(n-c) + s(n-k) - s(n) - s(d),
+
+    the spec's form, whose terms are each O(ck/n), so nothing cancels; each logarithm is log1p of minus a
+    quotient of whole numbers up to 1/2 (exact double-double products, one division), past it ln of the
+    complement's quotient (1 - c/n = (n-c)/n, 1 - ck/((n-c)(n-k)) = nd/((n-c)(n-k))). Then e^L = 2^j (1 + m) by
+    nearest.expm1: 1 - e^L is -m where j = 0, else one_minus; 1 - e^L is 1 and e^L 0 at once where L is below
+    -40 (e^L < 2^-57) or -746 (e^L < 2^-1076).
+    """
+    with np.errstate(all="ignore"):   # a branch np.where leaves out may overflow; a kept one that does is not
+        return _stirling_settled(n, c, k, complement)   # settled (nearest.settled wants a finite value)
+
+
+def _stirling_settled(n: Ints, c: Ints, k: Ints, complement: bool) -> tuple[Floats, NDArray[np.bool_]]:
+    """_stirling_double_double's work."""
+    nf, cf, kf = (values.astype(np.float64) for values in (n, c, k))
+    d = nf - cf - kf
+
+    def log_one_minus(part: nearest.Approx, whole: nearest.Approx, rest: nearest.Approx) -> nearest.Approx:
+        """ln(1 - part/whole) with whole - part = rest, all exact: log1p(-part/whole) while part <= whole/2,
+        else ln(rest/whole)."""
+        quotient = nearest.divide(part, whole)
+        far = np.flatnonzero(quotient[0] > 0.5)
+        if far.size == 0:
+            return nearest.log1p(nearest.negative(quotient))
+        near: nearest.Approx = tuple(np.where(quotient[0] > 0.5, 0.0, q) for q in quotient)  # type: ignore[assignment]
+        value = nearest.log1p(nearest.negative(near))
+        rest_far, whole_far = (tuple(x[far] for x in both) for both in (rest, whole))
+        logs = nearest.log(nearest.divide(rest_far, whole_far))  # type: ignore[arg-type]
+        for part_value, part_log in zip(value, logs):
+            part_value[far] = part_log
+        return value
+
+    zeros = np.zeros(n.shape)
+    whole = nearest.exact(nf)
+    first = log_one_minus(nearest.exact(cf), whole, nearest.exact(nf - cf))
+    second = log_one_minus(nearest.exact(kf), whole, nearest.exact(nf - kf))
+    top_high, top_low = nearest.two_product(cf, kf)
+    bottom_high, bottom_low = nearest.two_product(nf - cf, nf - kf)
+    rest_high, rest_low = nearest.two_product(nf, d)
+    third = log_one_minus((top_high, top_low, zeros), (bottom_high, bottom_low, zeros), (rest_high, rest_low, zeros))
+    log = nearest.add(nearest.multiply(first, nearest.exact(kf)), nearest.multiply(second, nearest.exact(cf)))
+    log = nearest.add(log, nearest.negative(nearest.multiply(third, nearest.exact(d + 0.5))))
+    for x, sign in ((nf - cf, 1), (nf - kf, 1), (nf, -1), (d, -1)):
+        remainder = nearest.stirling_remainder(x)
+        log = nearest.add(log, remainder if sign > 0 else nearest.negative(remainder))
+    upper = log[0] + np.abs(log[1]) + log[2]
+    gone = upper < (-40.0 if complement else -746.0)
+    log = tuple(np.where(gone, 0.0, part) for part in log)   # type: ignore[assignment]
+    m, power = nearest.expm1(log)
+    if complement:
+        one = nearest.add(nearest.exact(np.ones(n.shape)), m)
+        high, low, rounding = nearest.one_minus(np.ldexp(one[0], power), np.ldexp(one[1], power))
+        bound = (np.ldexp(one[2], power) + rounding) * nearest.SLACK
+        near = power == 0   # 1 - e^L = -m exactly, to m's own bound
+        high, low, bound = np.where(near, -m[0], high), np.where(near, -m[1], low), np.where(near, m[2], bound)
+        settled = nearest.settled(high, low, bound) | gone
+        return np.where(gone, 1.0, high), settled
+    one = nearest.add(nearest.exact(np.ones(n.shape)), m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        relative = one[2] / (np.abs(one[0]) - np.abs(one[1]))
+    found, settled = nearest.nearest_scaled(one[0], one[1], power, relative)
+    return np.where(gone, 0.0, found), settled | gone
 
 
 def _double_doubles(n: Ints, c: Ints, k: Ints, m: Ints, big: Ints, rows: NDArray[np.bool_]

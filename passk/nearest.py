@@ -14,6 +14,12 @@ libm function or SIMD path can change a digit. Three ways, cheapest first:
   that grows until its bound settles (Ziv's strategy), ending in exact
   integers if it never does.
 
+For long products at huge n there are also double-doubles that carry their
+own bound (Approx: add, multiply, divide), and with them expm1, log1p, log
+and Stirling's remainder, each from + - * / only: numpy's log and log1p are
+never used for a value, only to pick a grid point or a Newton start whose
+error the carried bound already covers.
+
 Double-double lemmas (u = 2**-53, round to nearest, no overflow, results above
 2**-968 so nothing is subnormal; (h, l) is normalised: |l| <= u |h|):
 
@@ -506,3 +512,266 @@ def running_products(h: Floats, l: Floats) -> tuple[Floats, Floats]:
 
 
 RUNNING_WIDTH = 16   # running_products' rows
+
+
+# --- double-doubles with their error bounds carried along: exp, log and Stirling's series ---------------------
+# An Approx is (high, low, error): arrays with |high + low - x| <= error for the value x it stands for. Each
+# operation below returns its result's bound from its operands' bounds and its own lemma's (module docstring;
+# ADD_ANY below for sums of any sign), every bound computed in floats and multiplied by SLACK, which covers the
+# few roundings of that computation (each at most u relative, all terms nonnegative). UNDERFLOW joins each bound
+# as an absolute term: no value here is near the subnormals but the low parts of sums that cancel.
+
+Approx: TypeAlias = tuple[Floats, Floats, Floats]
+# (h1, l1) + (h2, l2) of any signs: s + e = h1 + h2 exactly; l1 + l2 rounded (u^2 (|h1| + |h2|)), e + t too
+# (u (|e| + |t|) <= 2.01 u^2 (|h1| + |h2|)), two_sum exact: 3.01 u^2 (|h1| + |h2|), written 4.01 for margin.
+ADD_ANY = 4.01 * U * U
+LN2_HIGH = 0.6931471803691238      # ln 2 = LN2_HIGH + LN2_MIDDLE + LN2_LOW within 6e-43 (mpmath, 60 digits);
+LN2_MIDDLE = 1.9082149292705877e-10   # LN2_HIGH has 32 bits, so k LN2_HIGH is exact for |k| < 2**21
+LN2_LOW = 1.1612227229362532e-26
+LN2_ERROR = 1e-42
+TAYLOR_TERMS = 11                  # expm1's series, for |r| <= 0.35 / 2**HALVINGS
+HALVINGS = 8
+
+
+def exact(x: Floats) -> Approx:
+    """Doubles as an Approx of themselves."""
+    return x, np.zeros(x.shape), np.zeros(x.shape)
+
+
+def add(a: Approx, b: Approx) -> Approx:
+    """a + b, any signs."""
+    s, e = two_sum(a[0], b[0])
+    high, low = two_sum(s, e + (a[1] + b[1]))
+    return high, low, (a[2] + b[2] + ADD_ANY * (abs(a[0]) + abs(b[0])) + UNDERFLOW) * SLACK
+
+
+def negative(a: Approx) -> Approx:
+    """-a, exactly."""
+    return -a[0], -a[1], a[2]
+
+
+def multiply(a: Approx, b: Approx) -> Approx:
+    """a b: the lemma's TIMES of the product of the represented values, and the operands' bounds
+    |A| e_b + |B| e_a + e_a e_b."""
+    high, low = times(a[0], a[1], b[0], b[1])
+    size_a, size_b = abs(a[0]) + abs(a[1]), abs(b[0]) + abs(b[1])
+    return high, low, (size_a * b[2] + size_b * a[2] + a[2] * b[2] + TIMES * size_a * size_b + UNDERFLOW) * SLACK
+
+
+def divide(a: Approx, b: Approx) -> Approx:
+    """a / b, for |B| > 2 e_b: the lemma's DIVIDED of A/B, and |A/B - a/b| <= (|A| e_b/|B| + e_a)/(|B| - e_b)."""
+    high, low = divided(a[0], a[1], b[0], b[1])
+    size_a, size_b = abs(a[0]) + abs(a[1]), abs(b[0]) - abs(b[1])   # |A| above, |B| below
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = (size_a * b[2] / size_b + a[2]) / (size_b - b[2])
+        bound = (spread + DIVIDED * (abs(high) + abs(low)) * 2 + UNDERFLOW) * SLACK
+    return high, low, np.where(size_b > 2 * b[2], bound, np.inf)
+
+
+def scaled(a: Approx, power: int) -> Approx:
+    """a 2**power, exactly (no value here is near the subnormals)."""
+    return np.ldexp(a[0], power), np.ldexp(a[1], power), np.ldexp(a[2], power)
+
+
+@lru_cache(maxsize=None)
+def _reciprocal_factorials() -> tuple[tuple[float, float, float], ...]:
+    """1/i! for i = 0..TAYLOR_TERMS as double-doubles, each within u^2 of itself."""
+    values = []
+    for i in range(TAYLOR_TERMS + 1):
+        value = Fraction(1, math.factorial(i))
+        high = value.numerator / value.denominator
+        low_value = value - Fraction(high)
+        low = low_value.numerator / low_value.denominator
+        values.append((high, low, float(abs(value)) * U * U))
+    return tuple(values)
+
+
+def expm1(y: Approx) -> tuple[Approx, NDArray[np.int64]]:
+    """(m, k) with e^y = 2**k (1 + m), for -1100 <= y <= 0 (k = 0 where y > -ln 2 / 2, so m = e^y - 1 keeps
+    its relative accuracy near 0).
+
+    y = k ln 2 + r with |r| <= ln 2 / 2 + (bound of y); e^r - 1 = m(r) by its Taylor series at r / 2**8 (Horner,
+    the omitted tail at most |t|^12 / 12! 2 for |t| <= 1), then doubled back 8 times, m(2t) = m(t)(m(t) + 2).
+    """
+    k = np.rint(y[0] / LN2_HIGH)
+    middle_high, middle_low = two_product(k, LN2_MIDDLE)
+    r = add(add(y, exact(-k * LN2_HIGH)), (-middle_high, -middle_low, np.zeros(k.shape)))
+    r = add(r, (-k * LN2_LOW, np.zeros(k.shape), np.abs(k) * (LN2_LOW * U + LN2_ERROR)))
+    t = scaled(r, -HALVINGS)
+    coefficients = _reciprocal_factorials()
+    shape = k.shape
+    high, low, error = coefficients[TAYLOR_TERMS]
+    series: Approx = (np.full(shape, high), np.full(shape, low), np.full(shape, error))
+    for i in range(TAYLOR_TERMS - 1, 0, -1):
+        high, low, error = coefficients[i]
+        series = add((np.full(shape, high), np.full(shape, low), np.full(shape, error)), multiply(t, series))
+    m = multiply(t, series)
+    size = abs(t[0]) + abs(t[1]) + t[2]
+    omitted = 2 * size ** (TAYLOR_TERMS + 1) / math.factorial(TAYLOR_TERMS + 1)
+    m = m[0], m[1], np.where(size <= 1, (m[2] + omitted) * SLACK, np.inf)
+    for _ in range(HALVINGS):
+        m = multiply(m, add(m, exact(np.full(shape, 2.0))))
+    return m, k.astype(np.int64)
+
+
+ATANH_TERMS = 8      # 2 atanh(w)'s series for |w| <= 2**-7: the first omitted term is below 2**-112 of it
+LOG_GRID = 64        # ln f for f in [1/2, 1] from ln(i/LOG_GRID), i = 32..64, and f / (i/LOG_GRID) near 1
+
+
+@lru_cache(maxsize=None)
+def _odd_reciprocals() -> tuple[tuple[float, float, float], ...]:
+    """1/(2j + 1) for j = 0..ATANH_TERMS - 1 as double-doubles, each within u^2 of itself."""
+    values = []
+    for j in range(ATANH_TERMS):
+        value = Fraction(1, 2 * j + 1)
+        high = value.numerator / value.denominator
+        rest = value - Fraction(high)
+        values.append((high, rest.numerator / rest.denominator, float(value) * U * U))
+    return tuple(values)
+
+
+@lru_cache(maxsize=None)
+def _log_grid() -> tuple[Floats, Floats, float]:
+    """ln(i / LOG_GRID) for i = 0..LOG_GRID (the first half unused) as double-doubles, and their common bound:
+    decimal's ln at 50 digits (correctly rounded), split into two doubles (the low one rounded once)."""
+    context = Context(prec=50)
+    high, low = np.zeros(LOG_GRID + 1), np.zeros(LOG_GRID + 1)
+    for i in range(LOG_GRID // 2, LOG_GRID + 1):
+        value = context.ln(Decimal(i) / LOG_GRID)
+        high[i] = float(value)
+        low[i] = float(Context(prec=80).subtract(value, Decimal(high[i])))
+    return high, low, 1e-49 + U * U * 0.7   # the 50 digits, and low's rounding (|ln| <= ln 2)
+
+
+def _atanh_twice(w: Approx) -> Approx:
+    """2 atanh(w) = ln((1 + w)/(1 - w)) = 2 w sum_j w^(2j)/(2j + 1) for |w| <= 2**-7, by Horner in w^2; the
+    rest is below |w|^17/(17 (1 - w^2)) of 2|w|, and w's own bound grows by at most 1/(1 - w^2) (the
+    derivative's)."""
+    shape = w[0].shape
+    square = multiply(w, w)
+    reciprocals = _odd_reciprocals()
+    high, low, error = reciprocals[-1]
+    series: Approx = (np.full(shape, high), np.full(shape, low), np.full(shape, error))
+    for high, low, error in reciprocals[-2::-1]:
+        series = add((np.full(shape, high), np.full(shape, low), np.full(shape, error)), multiply(square, series))
+    value = multiply(w, series)
+    size = np.abs(w[0]) + np.abs(w[1]) + w[2]
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        omitted = 2 * size ** (2 * ATANH_TERMS + 1) / ((2 * ATANH_TERMS + 1) * (1 - size * size))
+        bound = np.where(size <= 2.0**-6, (2 * value[2] + omitted) * SLACK, np.inf)
+    return 2 * value[0], 2 * value[1], bound
+
+
+def log1p(z: Approx) -> Approx:
+    """ln(1 + z) for -1/2 <= z <= 0, to a bound relative to |z|: 2 atanh(z/(2 + z)) where that argument is at
+    most 2**-7 (z near 0, the usual case); elsewhere log(1 + z), whose bound is relative to |ln(1 + z)| >= 2**-7
+    there (1 + z is then exact to 4 u^2)."""
+    shape = z[0].shape
+    w = divide(z, add(exact(np.full(shape, 2.0)), z))
+    small = np.abs(w[0]) <= 2.0**-7
+    if small.all():
+        return _atanh_twice(w)
+    value = _atanh_twice(tuple(np.where(small, part, 0.0) for part in w))   # type: ignore[arg-type]
+    rows = np.flatnonzero(~small)
+    rest = log(add(exact(np.ones(rows.size)), tuple(part[rows] for part in z)))   # type: ignore[arg-type]
+    for part, other in zip(value, rest):
+        part[rows] = other
+    return value
+
+
+def log(v: Approx) -> Approx:
+    """ln v for v > 0 (normal), to a bound relative to max(|ln v|, 2**-7): v = 2**e f with f in [1/2, 1)
+    (exact), f = (i / LOG_GRID) q with i the nearest grid point, so |q - 1| <= 1/LOG_GRID, and
+    ln v = e ln 2 + ln(i / LOG_GRID) + 2 atanh((q - 1)/(q + 1))."""
+    _, powers = np.frexp(v[0])
+    f = scaled_each(v, -powers.astype(np.int64))
+    grid = np.rint(f[0] * LOG_GRID)
+    q = divide(f, exact(grid / LOG_GRID))
+    w = divide(add(q, exact(-np.ones(grid.shape))), add(q, exact(np.ones(grid.shape))))
+    table_high, table_low, table_bound = _log_grid()
+    index = grid.astype(np.int64)
+    e = powers.astype(np.float64)
+    return add(add(_times_ln2(e), (table_high[index], table_low[index], np.full(grid.shape, table_bound))),
+               _atanh_twice(w))
+
+
+LN2_SECOND = 1.9082149291141208e-10   # ln 2 = LN2_HIGH + LN2_SECOND + LN2_THIRD within 1e-36 (mpmath, 80 digits);
+LN2_THIRD = 1.564670158533888e-20    # LN2_SECOND has 33 bits, so e LN2_SECOND is exact for |e| < 2**20
+
+
+def _times_ln2(e: Floats) -> Approx:
+    """e ln 2 for whole e below 2**11: e LN2_HIGH and e LN2_SECOND exact, e LN2_THIRD rounded once."""
+    zeros = np.zeros(e.shape)
+    return add(add(exact(e * LN2_HIGH), exact(e * LN2_SECOND)),
+               (e * LN2_THIRD, zeros, np.abs(e) * (LN2_THIRD * U + 1e-36)))
+
+
+def scaled_each(a: Approx, powers: NDArray[np.int64]) -> Approx:
+    """a 2**powers elementwise, exactly."""
+    return np.ldexp(a[0], powers), np.ldexp(a[1], powers), np.ldexp(a[2], powers)
+
+
+SERIES_FROM = 1000     # Stirling's remainder by its series from here, below from the table of factorials
+SERIES_TERMS = 7       # its terms: the first omitted, below 0.03 x^-15, is under 1e-46 for x >= 1000
+# ln(2 pi)/2 as a double-double, within 1e-40 (from the 125 digits above)
+_HALF_LOG_2PI_HIGH = float(_HALF_LOG_2PI)
+_HALF_LOG_2PI_LOW = float(_HALF_LOG_2PI - Decimal(_HALF_LOG_2PI_HIGH))
+
+
+@lru_cache(maxsize=None)
+def _stirling_terms() -> tuple[tuple[float, float, float], ...]:
+    """B_2j / (2j (2j - 1)) for j = 1..SERIES_TERMS + 1 as (high, low, error) double-doubles."""
+    values = []
+    for coefficient in _stirling_coefficients(SERIES_TERMS + 1)[0]:
+        high = coefficient.numerator / coefficient.denominator
+        rest = coefficient - Fraction(high)
+        values.append((high, rest.numerator / rest.denominator, abs(float(coefficient)) * U * U))
+    return tuple(values)
+
+
+def log_whole(x: Floats) -> Approx:
+    """ln x for whole numbers 1 <= x < 2**53 (exact doubles): x = 2**e f with f in [1/2, 1), ln x = e ln 2 +
+    log1p(f - 1), f - 1 exact (Sterbenz)."""
+    mantissa, power = np.frexp(x)
+    return add(_times_ln2(power.astype(np.float64)), log1p(exact(mantissa - 1.0)))
+
+
+def stirling_remainder(x: Floats) -> Approx:
+    """s(x) = ln x! - [(x + 1/2) ln x - x + ln(2 pi)/2] for whole numbers 1 <= x < 2**53.
+
+    From SERIES_FROM on, its series sum_j B_2j / (2j (2j - 1) x^(2j-1)) by Horner in 1/x^2, with the first
+    omitted term as the remainder's bound (DLMF 5.11(ii)); below, from the table of factorials: ln x! =
+    e ln 2 + ln(high + low) of its entry.
+    """
+    shape = x.shape
+    terms = _stirling_terms()
+    least = max(float(np.min(x)), SERIES_FROM)   # as many terms as the smallest x needs, the first omitted
+    count = next((j for j in range(1, SERIES_TERMS)   # below 2**-125 (its bound joins each x's anyway)
+                  if abs(terms[j][0]) * least ** -(2 * j + 1) < 2.0**-125), SERIES_TERMS)
+    reciprocal = divide(exact(np.ones(shape)), exact(np.maximum(x, SERIES_FROM)))
+    square = multiply(reciprocal, reciprocal)
+    high, low, error = terms[count - 1]
+    series: Approx = (np.full(shape, high), np.full(shape, low), np.full(shape, error))
+    for j in range(count - 2, -1, -1):
+        high, low, error = terms[j]
+        series = add((np.full(shape, high), np.full(shape, low), np.full(shape, error)), multiply(square, series))
+    series = multiply(reciprocal, series)
+    size = abs(reciprocal[0]) * (1 + 2.0**-40)
+    omitted = abs(terms[count][0]) * 1.01 * size ** (2 * count + 1)
+    series = series[0], series[1], (series[2] + omitted) * SLACK
+    small = x < SERIES_FROM
+    if not small.any():
+        return series
+    table = factorials(SERIES_FROM)
+    wholes = np.where(small, x, 1.0).astype(np.int64)
+    entry_high, entry_low = table.high[wholes], table.low[wholes]
+    powers = table.exponent[wholes].astype(np.float64)
+    # ln x! = e ln 2 + log1p((high + low) - 1): high in [1/2, 1) so high - 1 is exact; low added exactly-ish
+    log_entry = log1p(add(exact(entry_high - 1.0), exact(entry_low)))
+    log_entry = log_entry[0], log_entry[1], log_entry[2] + table.bound * 2   # the entry's own bound
+    ln_factorial = add(_times_ln2(powers), log_entry)
+    small_x = np.where(small, x, 1.0)
+    main = add(multiply(exact(small_x + 0.5), log_whole(small_x)), exact(-small_x))
+    main = add(main, (np.full(shape, _HALF_LOG_2PI_HIGH), np.full(shape, _HALF_LOG_2PI_LOW), np.full(shape, 1e-40)))
+    direct = add(ln_factorial, negative(main))
+    return tuple(np.where(small, one, other) for one, other in zip(direct, series))   # type: ignore[return-value]

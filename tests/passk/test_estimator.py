@@ -701,6 +701,9 @@ ARRAY_ROUTES = {
                                                           (estimator, "EXACT_FLOAT_TERMS"): 0},
     "falling products at every n": {(estimator, "VECTOR_PROBLEMS"): 0, (estimator, "EXACT_FLOAT_TERMS"): 0,
                                     (nearest_module, "TABLE_MAX"): 0, (estimator, "FALLING_TERMS"): 400},
+    "Stirling's form in double-double at every n": {(estimator, "VECTOR_PROBLEMS"): 0,
+                                                     (estimator, "EXACT_FLOAT_TERMS"): 0,
+                                                     (nearest_module, "TABLE_MAX"): 0, (estimator, "FALLING_TERMS"): 0},
     "nothing settles: one at a time": {(estimator, "VECTOR_PROBLEMS"): 0,
                                        (nearest_module, "settled"): lambda h, l, bound: np.zeros(h.shape, bool)},
 }

@@ -189,3 +189,54 @@ def test_nearest_from_log_settles_on_the_nearest_double():
 def test_nearest_from_log_gives_up_when_its_bound_never_settles():
     """A bound that stays wide at every precision: None, and the caller computes in exact integers."""
     assert N.nearest_from_log(lambda context: (Decimal(-1), Decimal("0.1")), 20, complement=True) is None
+
+
+# --- double-doubles with their bounds carried: exp, log, Stirling's remainder ----------------------------------
+
+
+def within(approx, truth, index=0):
+    """|high + low - truth| <= the carried bound, in 250-digit arithmetic."""
+    high, low, bound = (float(part[index]) for part in approx)
+    return abs(mpmath.mpf(high) + mpmath.mpf(low) - truth) <= mpmath.mpf(bound)
+
+
+@settings(max_examples=200)
+@given(st.floats(-1100, 0), st.floats(-1e-3, 1e-3))
+def test_expm1_within_its_carried_bound(high, share):
+    low = share * math.ulp(high) if high else 0.0
+    high, low = N.fast_two_sum(high, low)
+    value = (np.array([high]), np.array([low]), np.array([abs(high) * 2.0**-100]))
+    m, power = N.expm1(value)
+    with mpmath.workdps(250):
+        y = mpmath.mpf(high) + mpmath.mpf(low)
+        # e^y = 2^k (1 + m): compare m with e^y 2^-k - 1, which the input's own bound moves by at most its size
+        truth = mpmath.expm1(y) if power[0] == 0 else mpmath.exp(y) * mpmath.mpf(2) ** -int(power[0]) - 1
+        slack = mpmath.exp(y) * mpmath.mpf(2) ** -int(power[0]) * (mpmath.exp(mpmath.mpf(value[2][0])) - 1)
+        assert abs(mpmath.mpf(m[0][0]) + mpmath.mpf(m[1][0]) - truth) <= mpmath.mpf(m[2][0]) + slack
+        assert m[2][0] <= abs(float(truth)) * 2.0**-95 + float(slack) * 4 + 1e-290   # and tight
+    assert power[0] == 0 or high <= -0.34
+
+
+@settings(max_examples=200)
+@given(st.floats(-0.5, 0).filter(lambda z: z < 0), st.floats(-0.5, 0.5))
+def test_log1p_and_log_within_their_carried_bounds(z, share):
+    low = share * math.ulp(z)
+    high, low = N.fast_two_sum(z, low)
+    value = (np.array([high]), np.array([low]), np.array([0.0]))
+    with mpmath.workdps(250):
+        x = mpmath.mpf(high) + mpmath.mpf(low)
+        result = N.log1p(value)
+        assert within(result, mpmath.log1p(x)) and float(result[2][0]) <= abs(float(x)) * 2.0**-90 + 1e-290
+        one_plus = N.fast_two_sum(1.0 + high, low - ((1.0 + high) - 1.0 - high))
+        if 1 + x <= 0.5:
+            result = N.log((np.array([one_plus[0]]), np.array([one_plus[1]]), np.array([0.0])))
+            truth = mpmath.log(mpmath.mpf(one_plus[0]) + mpmath.mpf(one_plus[1]))
+            assert within(result, truth) and float(result[2][0]) <= abs(float(truth)) * 2.0**-90 + 1e-290
+
+
+@pytest.mark.parametrize("x", [1, 2, 3, 10, 999, 1000, 1001, 12_345, 10**6, 2**40, 10**12])
+def test_stirling_remainder_and_log_of_a_whole_number_within_their_bounds(x):
+    with mpmath.workdps(250):
+        truth = mpmath.loggamma(x + 1) - ((x + mpmath.mpf(0.5)) * mpmath.log(x) - x + mpmath.log(2 * mpmath.pi) / 2)
+        assert within(N.stirling_remainder(np.array([float(x)])), truth)
+        assert within(N.log_whole(np.array([float(x)])), mpmath.log(x))
