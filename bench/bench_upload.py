@@ -23,6 +23,11 @@ ignores.
    server should refuse from the headers alone) and chunked (no length, so the
    server must count), and checks each gets a 413 with a JSON error.
 
+With --reading (in process, no server; see "reading at the limits" below), it
+measures instead what the files of issue 25's reading cases cost to read, now
+and at the commit before, against a plain-Python baseline in the same run, and
+each price of passk/formats/_cost.py against what it measures.
+
 Exits 1 when an answer is wrong, a 413 is not a 413 or a target is missed:
 peak growth under 200 MB, and a median request under 3 s once the time the
 worker spent waiting for a CPU (other load on the machine, from

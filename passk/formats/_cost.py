@@ -6,9 +6,8 @@ what it meets as it meets it: a line format each piece of whole lines before
 it is read (its bytes and lines), and after it the values its JSON lines built;
 a JSON document each piece it reads, and its tokens; an .eval archive its
 members, counted from the central directory before any is unpacked. A request
-whose reading passes the budget is refused at the piece that passes it, and a
-file whose size says it cannot fit before any of it is read. The command line
-and the Python API pass no budget.
+whose reading passes the budget is refused at the piece that passes it (an
+archive at once). The command line and the Python API pass no budget.
 
 Each rate is the costliest content of its kind measured on this project's
 machine (2 CPUs, Python 3.11, at the load of the other work it shares), so an
@@ -43,7 +42,7 @@ CSV = LineCost(byte=0.025, line=1.0)
 TEXT = LineCost(byte=0.035, line=1.5)
 
 JSON_ENTRY = 0.4         # a key and its value in an object of a JSON line (a whole number, the costliest)
-JSON_PLAIN_ENTRY = 0.1   # the same, its value known to be a string or true or false
+JSON_PLAIN_ENTRY = 0.1   # the same, its value known to be a string, true, false or null
 JSON_ITEM = 0.26         # a value in a list of a JSON line (a whole number)
 JSON_CONTAINER = 0.35    # an object or a list of a JSON line, on top of its entries or items
 LONG_NUMBER = 100        # digits past which a whole number of a JSON line costs more than its bytes
@@ -61,14 +60,14 @@ _LONG_BITS = int(LONG_NUMBER / 0.30103)   # bits of a whole number of LONG_NUMBE
 
 def json_line_work(record: Any) -> float:
     """What building record, one JSON line (json.loads's values), cost in microseconds: each object's entries
-    (JSON_PLAIN_ENTRY, or JSON_ENTRY when it holds a whole number or a container) and each list's items (JSON_ITEM,
+    (JSON_PLAIN_ENTRY, or JSON_ENTRY when it holds a number or a container) and each list's items (JSON_ITEM,
     priced as whole numbers, the costliest); each container (JSON_CONTAINER); and the digits of each whole number
     of more than LONG_NUMBER (DIGITS_SQUARED)."""
     if record.__class__ is dict and _LOOKED_INTO.isdisjoint(map(type, record.values())):
-        return object_work(len(record), len(record))   # the common line: strings, booleans, nulls, floats
+        return object_work(len(record), len(record))   # the common line: strings, booleans and nulls
     work = 0.0
     pending = [record]
-    while pending:   # only containers and whole numbers are looked into: the rest is counted by len()
+    while pending:   # only containers and numbers are looked into: the rest is counted by len()
         value = pending.pop()
         kind = value.__class__
         if kind is dict:
@@ -85,9 +84,9 @@ def json_line_work(record: Any) -> float:
 
 def object_work(entries: int, plain: int = 0, objects: int = 1) -> float:
     """What building objects of a JSON line (or of several) with that many entries in all cost, in microseconds,
-    none of them containers and plain of them known to hold a string or true or false (JSON_PLAIN_ENTRY); the
+    none of them containers and plain of them known to hold a string, true, false or null (JSON_PLAIN_ENTRY); the
     others may hold numbers."""
     return objects * JSON_CONTAINER + (entries - plain) * JSON_ENTRY + plain * JSON_PLAIN_ENTRY
 
 
-_LOOKED_INTO = frozenset((dict, list, int))
+_LOOKED_INTO = frozenset((dict, list, int, float))   # what an entry holds when it is not plain
