@@ -369,8 +369,12 @@ def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie 
     >>> import io, passk
     >>> run = passk.read(io.BytesIO(b"task_id,n,c\\na,4,1\\nb,4,2\\n"))
     >>> summary = passk.summarize(run, k=[1, 2])
-    >>> [row.pass_at_k for row in summary.results]   # (1/4 + 2/4) / 2 and (1/2 + 5/6) / 2
-    [0.375, 0.6666666666666667]
+    >>> summary.results[0].pass_at_k                  # (1/4 + 2/4) / 2, summed exactly
+    0.375
+    >>> passk.pass_at_k(4, 2, 2)                      # 5/6: the double nearest it, on every CPU
+    0.8333333333333334
+    >>> round(summary.results[1].pass_at_k, 12)       # (1/2 + 5/6) / 2 = 2/3
+    0.666666666667
     >>> summary.status
     {'broken': 0, 'flaky': 2, 'solid': 0}
     """
