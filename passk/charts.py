@@ -20,6 +20,7 @@ from passk import benchmark, estimator
 from passk.display import agree, axis_ticks, percent, plural
 from passk.display import points as points_text
 from passk.estimator import Floats, Ints
+from passk.limits import TooLarge, exact_work_left, too_much_exact_work
 
 if TYPE_CHECKING:   # for their types only: the charts need none of these modules at run time
     from passk.calculator import Calculation
@@ -342,11 +343,18 @@ class KCurveChart:
 K_CURVE_POINTS = 60     # ks computed for the benchmark's curve over k: each costs a pass over the distinct (n, c)
 K_CURVE_FEWEST = 15     # ... fewer for large benchmarks, so the curve costs at most about 1.5M problem-ks
 K_CURVE_CELLS = 1_500_000   # (0.5 s of CPU at the 100,000-problem limit, against 2 s with 60 points)
+FEWEST_DRAWN = 5        # a curve the request's exact_work affords fewer ks of is not drawn
 
 
-def curve_points(problems: int) -> int:
-    """How many ks the curve over k computes for a benchmark of `problems` problems."""
-    return max(K_CURVE_FEWEST, min(K_CURVE_POINTS, K_CURVE_CELLS // max(problems, 1)))
+def curve_points(problems: int, work_a_k: float = 0.0) -> int:
+    """How many ks the curve over k computes for a benchmark of `problems` problems, each k costing work_a_k
+    estimated microseconds of correct rounding (estimator.stirling_work): no more than the request's exact_work
+    left affords (passk.limits), which may be fewer than K_CURVE_FEWEST, or none."""
+    points = max(K_CURVE_FEWEST, min(K_CURVE_POINTS, K_CURVE_CELLS // max(problems, 1)))
+    left = exact_work_left()
+    if work_a_k > 0 and left is not None:
+        points = min(points, int(left // work_a_k))
+    return points
 
 
 def _benchmark_ks_to_draw(n: int, chosen: Iterable[int], points: int = K_CURVE_POINTS) -> Ints:
@@ -358,10 +366,14 @@ def _benchmark_ks_to_draw(n: int, chosen: Iterable[int], points: int = K_CURVE_P
     return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
 
 
-def curve_ks(n: int, values: int) -> Ints:
+def curve_ks(n: int, values: int, work_a_k: float = 0.0) -> Ints:
     """The ks a curve over k up to n is computed at, for `values` per-problem values at each k (problems times
-    runs): every k when n is small, else log-spaced ones as the benchmark page's, always with 1 and n."""
-    return _benchmark_ks_to_draw(n, (), curve_points(values))
+    runs) costing work_a_k (as curve_points takes it): every k when n is small, else log-spaced ones as the
+    benchmark page's, always with 1 and n; TooLarge when the request's exact_work affords fewer than FEWEST_DRAWN."""
+    points = curve_points(values, work_a_k)
+    if points < FEWEST_DRAWN:
+        raise TooLarge(too_much_exact_work())
+    return _benchmark_ks_to_draw(n, (), points)
 
 
 def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
@@ -369,8 +381,16 @@ def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
     n = summary.min_n
     if n < 2:
         return None
-    ks = _benchmark_ks_to_draw(n, summary.ks, curve_points(len(summary.problems)))
-    curve = benchmark.curve_over_k(summary.problems, ks.tolist())
+    samples = np.fromiter((problem.n for problem in summary.problems), np.int64, len(summary.problems))
+    correct = np.fromiter((problem.c for problem in summary.problems), np.int64, len(summary.problems))
+    affordable = curve_points(len(summary.problems), estimator.stirling_work(samples, correct, hat=True))
+    if affordable < FEWEST_DRAWN:   # the request's exact_work is spent: no curve rather than no page
+        return None
+    ks = _benchmark_ks_to_draw(n, summary.ks, affordable)
+    try:
+        curve = benchmark.curve_over_k(summary.problems, ks.tolist())
+    except TooLarge:   # the chosen ks drawn too passed it
+        return None
     log_x = n > 50
     y_texts = [f"{t}%" for t in (0, 25, 50, 75, 100)]
     left, top, right, bottom = _left_margin(y_texts), MIN_MARGIN, WIDTH - MIN_MARGIN, HEIGHT - _bottom_margin(rows=2)

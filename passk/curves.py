@@ -35,7 +35,7 @@ import numpy as np
 from passk.benchmark import Comparison, ProblemCounts, compare
 from passk.charts import curve_ks
 from passk.display import points
-from passk.estimator import Floats, Ints, _pass_at_k_array, checked_pairs
+from passk.estimator import Floats, Ints, _pass_at_k_array, checked_pairs, stirling_work
 from passk.intervals import CONFIDENCE, PairedDifference, population_interval
 from passk.stats import t_two_sided_p
 
@@ -143,7 +143,8 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     """
     count = len(task_ids)
     n = int(min(counts_a[0].min(), counts_b[0].min()))
-    shown = curve_ks(n, 2 * count).tolist() if ks is None else sorted(set(ks))
+    work_a_k = stirling_work(counts_a[0], counts_a[1]) + stirling_work(counts_b[0], counts_b[1])
+    shown = curve_ks(n, 2 * count, work_a_k).tolist() if ks is None else sorted(set(ks))
     if not shown or shown[0] < 1 or shown[-1] > n:
         raise ValueError(f"The curves over k need every k from 1 to the smallest n ({n:,}); got {shown[:5]}.")
     runs = _RunValues(counts_a), _RunValues(counts_b)

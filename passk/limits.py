@@ -17,7 +17,9 @@ user never meets stay beside their code (variance.MAX_TERMS, charts.MAX_POINTS
 and MAX_BARS, the JSON parser's CHUNK and MAX_DEPTH, sharing.PLAIN_LIMIT).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -98,6 +100,11 @@ class Limits:
                                             "(passk.variance: a window of the overlap's distribution per different "
                                             "(n, c) pair and k, about 0.1 µs each): a k's SE past it is left to the "
                                             "command line.")
+    exact_work: int = limit(1_500_000, "Correct rounding of pass@k, pass^k and their curves in one request, in "
+                                       "estimated microseconds (passk.estimator: a different (n, c) pair with n "
+                                       "above 131,072 costs about 6 µs a k in double-double, one at a time up to "
+                                       "300 µs): a curve past it is drawn at fewer k or left out, a request past it "
+                                       "is left to the command line.")
     cpu_seconds: int = limit(5, "Processor time one request may use, enforced by the kernel (RLIMIT_CPU) on the "
                                 "sandbox process that computes it (passk.web.ceiling): the bound behind every estimate "
                                 "here, for statistics not yet written too.")
@@ -306,3 +313,40 @@ class Budget:
     def too_many_tokens(self) -> str:
         return (f"The JSON holds more than {self.limits.json_tokens:,} keys and values, the most one request may "
                 f"read (all of its files together); send counts per problem (task_id,n,c), or {LARGER_RUNS}.")
+
+
+_EXACT_WORK: ContextVar[list[float] | None] = ContextVar("passk_exact_work", default=None)
+
+
+@contextmanager
+def exact_work_within(microseconds: float | None = LIMITS.exact_work) -> Iterator[None]:
+    """Within this block, passk.estimator's correct rounding may spend this many estimated microseconds (None: no
+    bound, as for the command line and the library); the web application opens it around each request."""
+    token = _EXACT_WORK.set(None if microseconds is None else [float(microseconds)])
+    try:
+        yield
+    finally:
+        _EXACT_WORK.reset(token)
+
+
+def exact_work_left() -> float | None:
+    """The estimated microseconds of correct rounding this request may still spend; None when unbounded."""
+    left = _EXACT_WORK.get()
+    return None if left is None else left[0]
+
+
+def spend_exact_work(microseconds: float) -> None:
+    """Spend the estimated microseconds of correct rounding about to be done; TooLarge, before it is done, when they
+    pass what is left of this request's exact_work."""
+    left = _EXACT_WORK.get()
+    if left is None:
+        return
+    if microseconds > left[0]:
+        raise TooLarge(too_much_exact_work())
+    left[0] -= microseconds
+
+
+def too_much_exact_work(limits: Limits = LIMITS) -> str:
+    return (f"These values need more than about {limits.exact_work / 1e6:,.1f} s of exact arithmetic, the most one "
+            f"request may spend rounding pass@k correctly (many different (n, c) pairs with n above 131,072 at many "
+            f"k); ask for fewer k values or problems, or {LARGER_RUNS}.")

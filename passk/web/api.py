@@ -89,7 +89,10 @@ def compare() -> ResponseReturnValue:
     if planning is not None:
         body["planner"] = comparison_plan(comparison, **planning, work=LIMITS.plan_work)
     if curve:
-        body["curve"] = curves_of(comparison).to_json()
+        try:
+            body["curve"] = curves_of(comparison).to_json()
+        except TooLarge as error:
+            return jsonify(error=str(error)), 413
     return jsonify(body)
 
 

