@@ -120,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
                                "at each k: the paired problems and the samples per problem in each run that would "
                                "find it 4 times in 5 (p < 0.05), and the least more samples alone can reach; "
                                "printed after the ranking, and under \"planner\" with --json")
+    planning.add_argument("--plan", action="store_true",
+                          help="a single run: after the table, what more samples or more problems would buy "
+                               "(where the noise comes from, and what brings the 95 percent interval under "
+                               "--target); --target, --tokens-per-sample and --price-per-million ask for it too")
     planning.add_argument("--target", metavar="POINTS", type=_planning_option("target"),
                           help="the 95 percent half-width a single run's plan aims for, in percentage points "
                                "(default: 1)")

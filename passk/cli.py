@@ -291,7 +291,10 @@ def read_as(report: Report) -> str:
     return f"{name} ({report.source})" if report.source else name
 
 
-def text(report: Report, width: int | None = None) -> str:
+PLAN_HINT = "\nplanning: --plan says what more samples or more problems would buy."
+
+
+def text(report: Report, width: int | None = None, plan: bool = True) -> str:
     """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results; fitted to width
     columns (None: lines as long as they come)."""
     parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""),
@@ -302,7 +305,7 @@ def text(report: Report, width: int | None = None) -> str:
     if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
         parts.append(f"\n{retries['sentence']}")
     parts += beside_lines(report.summary, width)
-    return fitted("\n".join(parts + planning_lines(report)), width)
+    return fitted("\n".join(parts + (planning_lines(report) if plan else [PLAN_HINT])), width)
 
 
 def planning_lines(report: Report) -> list[str]:
@@ -319,11 +322,11 @@ def json_text(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2)
 
 
-def answer_text(report: Report, output: str, width: int | None = None) -> str:
+def answer_text(report: Report, output: str, width: int | None = None, plan: bool = True) -> str:
     """The report in an output format (passk.output.FORMATS): the terminal's table (fitted to width), the JSON, or
     the tables of passk.output."""
     if output == TABLE:
-        return text(report, width)
+        return text(report, width, plan)
     return json_text(report) if output == JSON else written(report_tables(report), output)
 
 
@@ -385,11 +388,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
         return 2
     report.planning.update({name: value for name in ("target", "tokens_per_sample", "price_per_million")
                             for value in [getattr(args, name)] if value is not None})
-    _printed(answer_text(report, args.output, terminal_width()), (), stderr)
+    planned = args.plan or any(getattr(args, name) is not None
+                               for name in ("target", "tokens_per_sample", "price_per_million"))
+    _printed(answer_text(report, args.output, terminal_width(), planned), (), stderr)
     # after the answer, so that a long one does not scroll them away
     for line in [*notices(report, args.output), *filter(None, [defaults.note()])]:
         print(f"passk: {line}", file=stderr)
-    if args.output in WRITTEN and args.target is not None:   # asked for, and the tables have no room for it
+    if args.output in WRITTEN and planned:   # asked for, and the tables have no room for it
         for line in planning_lines(report):
             print(f"passk: {line.strip()}", file=stderr)
     undefined = any(row.pass_at_k is None for _, summary in suites(report) for row in summary.results)

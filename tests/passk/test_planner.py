@@ -408,7 +408,10 @@ def test_the_command_line_prints_a_planning_block(tmp_path, capsys):
     from passk.__main__ import main
     path = tmp_path / "counts.txt"
     path.write_text(COUNTS)
-    assert main([str(path), "-k", "1,5"]) == 0
+    assert main([str(path), "-k", "1,5"]) == 0   # by default, a line saying how to ask for it
+    out = capsys.readouterr().out
+    assert "planning" not in out.split("planning: --plan says what more samples or more problems would buy.")[0]
+    assert main([str(path), "-k", "1,5", "--plan"]) == 0
     out = capsys.readouterr().out
     assert "planning (half-widths of 95 percent intervals, target ±1.00 points):" in out
     assert "k = 1: Sampling noise is" in out and "percent of the variation between problems' pass@1" in out
