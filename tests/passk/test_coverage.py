@@ -2,7 +2,9 @@
 
 A subset of bench/coverage.py's grid (docs/coverage.md holds all of it, the
 old methods beside the new), run here through summarize() and compare()
-themselves. Each case must cover at least 93% (issue 14). Only the lower bound
+themselves: one or two cases of each kind (pass/fail values near 0 and 1, a
+mixture at n = 2k, issue 14's case); the 164-problem cases at n = 20 and 50,
+at 5-10 s each within the suite, are left to the bench. Each case must cover at least 93% (issue 14). Only the lower bound
 is tested: where an interval over-covers it is wider than it need be but keeps
 its promise, and some do so by design (the fixed-benchmark interval on
 mixtures, docs/coverage.md says why). The cases are ones the bench shows in
@@ -81,12 +83,8 @@ def holds(interval, truth):
 @pytest.mark.parametrize(("problems", "n", "k", "rates"), [
     (30, 1, 1, MIX_85_10),          # pass/fail values near 0 (pass@1 = 0.125); bench: 95.3%
     (30, 2, 1, MIX_40_40),          # n = 2k, a mixture; bench: 96.1%
-    (30, 200, 1, BETA_2_5),         # bench: 95.4%
-    (164, 20, 10, BETA_HALF),       # n = 2k; bench: 95.2%
-    (164, 20, 10, MIX_40_40),       # n = 2k, a mixture; bench: 95.3%
     (164, 200, 200, BETA_HALF),     # k = n: pass/fail values near 1 (pass@200 = 0.96); bench: 95.9%
-], ids=["P30-n1-k1-mix85", "P30-n2-k1-mix40", "P30-n200-k1-beta2,5", "P164-n20-k10-beta.5",
-        "P164-n20-k10-mix40", "P164-n200-k200-beta.5"])
+], ids=["P30-n1-k1-mix85", "P30-n2-k1-mix40", "P164-n200-k200-beta.5"])
 def test_the_population_interval_covers_at_least_93_percent(problems, n, k, rates):
     """'How good is the model on problems like these': new problems and new samples each draw."""
     rng = np.random.default_rng(20261126 + problems + n + k)
@@ -98,10 +96,8 @@ def test_the_population_interval_covers_at_least_93_percent(problems, n, k, rate
 
 @pytest.mark.parametrize(("problems", "n", "k", "rates"), [
     (30, 20, 10, MIX_40_40),    # issue 14's case, where mean ± 1.96 SE covered 59%; bench: 98.3%
-    (164, 20, 10, MIX_85_10),   # most problems never pass; bench: 100% (old 65%)
     (30, 200, 1, BETA_08),      # bench: 95.5%
-    (164, 50, 10, BETA_2_5),    # bench: 95.3%
-], ids=["P30-n20-k10-mix40", "P164-n20-k10-mix85", "P30-n200-k1-beta.8", "P164-n50-k10-beta2,5"])
+], ids=["P30-n20-k10-mix40", "P30-n200-k1-beta.8"])
 def test_the_fixed_benchmark_interval_covers_at_least_93_percent(problems, n, k, rates):
     """'How good is it on these very problems': the same problems, new samples each draw."""
     rng = np.random.default_rng(7 + problems + n + k)
