@@ -40,14 +40,15 @@ FALLING_TERMS = 16      # beyond the table, arrays take falling products of up t
 EXACT_FLOAT_TERMS = 8   # arrays take C(n, m) ratios whose products stay below 2**53 as plain float divisions
 VECTOR_PROBLEMS = 48    # fewer (n, c) pairs than this go one at a time in plain Python (numpy's calls cost more)
 # What correct rounding costs, in estimated microseconds, for a request's exact_work (passk.limits), measured on
-# a 2-core machine (bench/bench_estimator.py --work): Stirling's form in double-double about 4 ms a call and 3.5-5 us
-# a pair; one at a time, exact integers a few us, through the factorial table up to 60, beyond it up to 300.
+# a 2-core machine: Stirling's form in double-double about 4 ms a call and 3.5-5 us a pair; a pair left to one at a
+# time (unsettled by the arrays' ways: d = 0, or a value among the subnormals) a few us in short exact integers,
+# up to 150 in long ones and up to 500 in decimal arithmetic (440 measured for pass^k near 2^-1000 at n = 10^5).
 STIRLING_CALL_US = 4000.0
 STIRLING_PAIR_US = 5.0
 STIRLING_BLOCK = 16384   # pairs a Stirling call takes at once: 30 % faster than 100,000, whose arrays leave the cache
 ONE_EXACT_US = 5.0
-ONE_TABLE_US = 60.0
-ONE_BEYOND_US = 300.0
+ONE_LONG_US = 150.0
+ONE_BEYOND_US = 500.0
 EXACT_MAX_N = 2000      # exact fractions are computed for n up to this
 EXACT_MAX_DIGITS = 12   # ... and shown when the reduced denominator is this short
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
@@ -341,10 +342,11 @@ def stirling_work(samples: ArrayLike, correct: ArrayLike, hat: bool = False) -> 
 
 
 def _one_at_a_time_work(n: Ints, c: Ints, k: Ints) -> float:
-    """Estimated microseconds of _miss_one for each of these pairs, by its route: exact integers while short, else
-    the factorial table below its top, else decimal arithmetic."""
+    """Estimated microseconds of _miss_one for each of these pairs, by the route it ends on: exact integers while
+    short; past them, where the factorial table does not settle it, long exact integers or decimal arithmetic
+    (the table's try is counted within those)."""
     bits = np.minimum(c, k).astype(np.float64) * np.log2(np.maximum(n, 2).astype(np.float64))
-    costs = np.where(bits <= EXACT_BITS, ONE_EXACT_US, np.where(n < nearest.TABLE_MAX, ONE_TABLE_US, ONE_BEYOND_US))
+    costs = np.where(bits <= EXACT_BITS, ONE_EXACT_US, np.where(bits <= LONG_EXACT_BITS, ONE_LONG_US, ONE_BEYOND_US))
     return float(costs.sum())
 
 

@@ -96,11 +96,11 @@ class Limits:
                                     "what more samples would buy), in estimated microseconds of its noise model's "
                                     "sums over every k and sample count it tries (passk.planner: each priced before "
                                     "it is summed): a k's plan past it is left to the command line.")
-    variance_terms: int = limit(12_000_000, "Overlap terms of the fixed-benchmark SE in one request, over every k "
+    variance_terms: int = limit(8_000_000, "Overlap terms of the fixed-benchmark SE in one request, over every k "
                                             "(passk.variance: a window of the overlap's distribution per different "
                                             "(n, c) pair and k, about 0.1 µs each): a k's SE past it is left to the "
                                             "command line.")
-    exact_work: int = limit(1_500_000, "Correct rounding of pass@k, pass^k and their curves in one request, in "
+    exact_work: int = limit(1_000_000, "Correct rounding of pass@k, pass^k and their curves in one request, in "
                                        "estimated microseconds (passk.estimator: a different (n, c) pair with n "
                                        "above 131,072 costs about 6 µs a k in double-double, one at a time up to "
                                        "300 µs): a curve past it is drawn at fewer k or left out, a request past it "

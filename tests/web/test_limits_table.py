@@ -70,13 +70,13 @@ def stated(limits: Limits) -> list[str]:
         f"at most {limits.archive_members:,} members",
         f"Reading a request's files gets at most {limits.read_work / 1e6:g} s of estimated work, all its files "
         "together",
-        f"about {_cost.MEMBER:g} µs each to open and count",
+        f"about {_cost.MEMBER:g} µs each to open and count",   # a price, not a limit: passk.formats._cost.MEMBER
         f"Correct rounding (each pass@k and pass^k the double nearest its exact value) gets at most "
         f"{limits.exact_work:,} microseconds of estimated work per request",
         # its prices, not limits (passk.estimator's, and the factorial table's top)
         f"pair with n of {nearest.TABLE_MAX:,} or more costs about {estimator.STIRLING_PAIR_US:g} µs a k",
         f"plus {estimator.STIRLING_CALL_US:,.0f} µs a call of up to {estimator.STIRLING_BLOCK:,} pairs",
-        f"one-at-a-time arithmetic up to {estimator.ONE_BEYOND_US:g} µs",   # a price, not a limit: passk.formats._cost.MEMBER
+        f"one-at-a-time arithmetic up to {estimator.ONE_BEYOND_US:g} µs",
         f"shows the first {limits.rows_shown:,} rows of the per-problem table",
         f"deflated in the download form, up to {size(limits.text_bytes)}",
         f"draws at most {MAX_BARS} bars",   # a drawing choice, not a limit: charts.MAX_BARS
