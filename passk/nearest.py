@@ -47,6 +47,10 @@ below 2**-40 in sum, as every bound here is) combined by an operation of
 error r0 are off by at most (r0 + r1 + r2 + ...) (1 + 2**-30) relative, since
 prod (1 + r_i) - 1 <= S (1 + S) for S = sum r_i <= 1; the same factor covers
 the rounding of that sum itself. `compose` writes it.
+
+Values below 2**-968 (pass^k at large k) are settled the same way, by construction: nearest_scaled rounds a
+scaled double-double Q = (h + l) 2**e either in the normal range, where the grid scales by powers of two, or,
+below 2**-1022, on the subnormal grid, whose doubles are the multiples of 2**-1074 (its docstring proves both).
 """
 
 import math
@@ -69,6 +73,7 @@ TIMES = 6.01 * U * U + UNDERFLOW
 DIVIDED = 13.1 * U * U + UNDERFLOW
 SLACK = 1 + 2.0 ** -30         # covers second-order terms and the rounding of a bound's own arithmetic
 SMALLEST_SETTLED = 2.0 ** -968   # below this a double-double's low part may be subnormal: not settled here
+                                 # (nearest_scaled settles smaller values scaled up, or on the subnormal grid)
 
 
 # --- double-double arithmetic, on floats or numpy arrays alike (only + - * /) ------------------------------
@@ -305,15 +310,76 @@ def falling_ratio(n: Floats, big: Floats, m: Floats, terms: int) -> tuple[Floats
 
 # --- from a double-double with its bound to the nearest double ---------------------------------------------
 
+SMALLEST_NORMAL = 2.0 ** -1022
+SUBNORMAL_STEP = 2.0 ** -1074   # the doubles in [0, 2**-1021] are exactly the multiples of this
+GRID_TOP = 2.0 ** 52            # Z = Q 2**1074 below this takes the subnormal grid's way (Q below 2**-1022)
+TRUSTED = 2.0 ** -40            # a larger relative bound settles nothing here (the proofs assume at most this)
+
+
 def nearest_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], relative: Any
                    ) -> tuple[Floats, NDArray[np.bool_]]:
-    """The double nearest each Q = (h + l) 2**exponent (Q > 0, off by at most `relative` of itself), and where
-    that is settled. Q below half the smallest subnormal is 0.0, settled."""
-    vanishing = exponent < -1080   # Q < 4 2**-1080 (1 + relative): it rounds to 0
-    scale = np.where(vanishing, 0, exponent)
-    qh, ql = np.ldexp(h, scale), np.ldexp(l, scale)
-    ok = settled(qh, ql, (qh * relative + 2.0 ** -1074) * SLACK) | vanishing   # + ql's scaling
-    return np.where(vanishing, 0.0, qh), ok
+    """The double nearest each Q = (h + l) 2**exponent, and where that is settled, for h in (0, 4] and a true
+    value Q* within `relative` e of either, |Q - Q*| <= e max(Q, Q*), so |Q - Q*| <= e Q / (1 - e), e <= TRUSTED
+    (else, or for h outside (0, 4], not settled). Three ways, each a proof that every value within the bound
+    rounds to the double returned:
+
+    - exponent below -1080: Q* < 4 (1 + 2**-52) 2**-1081 (1 + 2e) < 2**-1075, so 0.0.
+    - Z = Q 2**1074 below 2**52, so Q below 2**-1022: the subnormal grid. The doubles in [0, 2**-1021] are
+      exactly the multiples of 2**-1074 (the subnormals m 2**-1074 with m < 2**52, then the binade
+      [2**-1022, 2**-1021), whose spacing is 2**-1074 too), and m is odd exactly when its double's last bit is
+      1. So the double nearest Q* is m 2**-1074 with m the integer nearest Z* = Q* 2**1074, ties to even, while
+      m <= 2**52. (zh, zl) = (h, l) 2**(exponent + 1074) is Z exactly where scaling back gives h and l again
+      (checked: a part scaled into the subnormals that lost bits does not come back). c = rint(zh) <= 2**52 and
+      r = zh - c, |r| <= 1/2, are exact (c = 0, or Sterbenz: c/2 <= zh <= 2c); where zh is itself a half-integer
+      (r = +-1/2, as half of all zh >= 2**51 are) and zl points past it, c moves one step toward Z and r to
+      -+1/2 (zh >= 1/2 there, and c <= 2**52 still, as zh < 2**52). Z* lies within
+      B = ((zh + |zl|) e + 2**-1074) SLACK of Z: the 2**-1074 covers an underflow of the product, SLACK its
+      roundings and 1/(1 - e) (module docstring). Z* rounds to c when Z + B < c + 1/2 and Z - B > c - 1/2,
+      that is zl + B < 1/2 - r and zl - B > -1/2 - r. Where zh >= 1/2, zh and so r are multiples of 2**-53, and
+      1/2 - r, -1/2 - r (in [-1, 1]) are exact doubles; for zh in [1/4, 1/2), c = 0 and 1/2 - zh is exact
+      (Sterbenz). Elsewhere 1/4 and -1/2 stand in for them, no more than the true margins (0 <= zh < 1/2).
+      Each test compares one rounded sum with an exact double: fl(zl + B) < up implies zl + B < up, rounding
+      being monotone. A value exactly at a half-integer (zl equal to an exact margin: r + zl = +-1/2) settles
+      only with no bound at all (e = 0, so B = 0 and Z* = Z), to the even neighbour; with any bound it does
+      not. The double m 2**-1074 <= 2**-1022 is then made by ldexp exactly.
+    - otherwise `settled(h, l, B')` with B' = ((h + |l|) e + 2**-1074) SLACK: the test is valid there, h being
+      normal (h >= 2**-968), and the double is qh = h 2**exponent where that is at least 2**-1022 and exact
+      (scaling back gives h). The normal grid scales by powers of two: qh's neighbours are h's times
+      2**exponent, but at qh = 2**-1022, whose neighbour below (2**-1022 - 2**-1074) is farther than the scaled
+      one (2**-1022 - 2**-1075). So every value within half the scaled gaps of qh, as every value whose scaled
+      copy rounds to h is, rounds to qh. A Q whose nearest double is below 2**-1022 is the grid's.
+    """
+    h, l = np.asarray(h, dtype=np.float64), np.asarray(l, dtype=np.float64)
+    exponent = np.asarray(exponent, dtype=np.int64)
+    relative = np.asarray(relative, dtype=np.float64)
+    usable = (relative <= TRUSTED) & (h > 0) & (h <= 4)   # False for NaN
+    scale = np.clip(exponent, -1080, 1021)   # what ldexp takes: no overflow for h <= 4
+    faithful = scale == exponent
+    shift = np.minimum(scale + 1074, 60)     # (past 60 not on the grid, checked below; clipped for ldexp)
+    with np.errstate(over="ignore", invalid="ignore"):   # an infinite or NaN part is never settled
+        zh, zl = np.ldexp(h, shift), np.ldexp(l, shift)   # Z = Q 2**1074 = zh + zl, where on_grid
+        on_grid = (faithful & (zh < GRID_TOP) & (np.ldexp(zh, -shift) == h) & (np.ldexp(zl, -shift) == l)
+                   & (scale + 1074 <= 60))
+        whole = np.rint(zh)
+        r = zh - whole
+        step = np.where((r == 0.5) & (zl > 0), 1.0, np.where((r == -0.5) & (zl < 0), -1.0, 0.0))
+        whole, r = whole + step, r - step
+        bound = np.where(relative == 0, 0.0, ((zh + np.abs(zl)) * relative + SUBNORMAL_STEP) * SLACK)
+        up = np.where(zh < 0.25, 0.25, 0.5 - r)
+        down = np.where(zh < 0.5, -0.5, -0.5 - r)
+        inside = (zl + bound < up) & (zl - bound > down)
+        odd = np.floor(whole * 0.5) * 2 != whole
+        tie_up = (bound == 0) & (zh >= 0.25) & (zl == up)       # Z = c + 1/2 exactly
+        tie_down = (bound == 0) & (zh >= 0.5) & (zl == down)    # Z = c - 1/2 exactly
+        chosen = np.where(tie_up & odd, whole + 1, np.where(tie_down & odd, whole - 1, whole))
+        grid = on_grid & (inside | tie_up | tie_down)
+        grid_value = np.ldexp(np.where(grid, chosen, 0.0), -1074)
+        qh = np.ldexp(h, scale)
+        normal = (faithful & settled(h, l, ((h + np.abs(l)) * relative + SUBNORMAL_STEP) * SLACK)
+                  & (qh >= SMALLEST_NORMAL) & (np.ldexp(qh, -scale) == h))
+    vanishing = exponent < -1080
+    value = np.where(vanishing, 0.0, np.where(grid, grid_value, qh))
+    return value, usable & (vanishing | grid | normal)
 
 
 def nearest_one_minus_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], relative: Any
@@ -329,11 +395,40 @@ def nearest_one_minus_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], 
 
 
 def nearest_scaled_one(h: float, l: float, exponent: int, relative: float) -> float | None:
-    """nearest_scaled for one value in plain Python; None when not settled."""
+    """nearest_scaled for one value in plain Python, the same three ways; None when not settled."""
+    if not (relative <= TRUSTED and 0 < h <= 4 and exponent <= 1021):
+        return None
     if exponent < -1080:
         return 0.0
-    qh, ql = math.ldexp(h, exponent), math.ldexp(l, exponent)
-    return qh if settled_one(qh, ql, (qh * relative + 2.0 ** -1074) * SLACK) else None
+    shift = exponent + 1074
+    if shift <= 60:
+        zh, zl = math.ldexp(h, shift), math.ldexp(l, shift)
+        if zh < GRID_TOP and math.ldexp(zh, -shift) == h and math.ldexp(zl, -shift) == l:
+            return _on_grid_one(zh, zl, relative)
+    qh = math.ldexp(h, exponent)
+    if qh >= SMALLEST_NORMAL and math.ldexp(qh, -exponent) == h \
+            and settled_one(h, l, ((h + abs(l)) * relative + SUBNORMAL_STEP) * SLACK):
+        return qh
+    return None
+
+
+def _on_grid_one(zh: float, zl: float, relative: float) -> float | None:
+    """nearest_scaled's subnormal grid for one Z = zh + zl (0 < zh < 2**52, exact): m 2**-1074, or None."""
+    whole = float(round(zh))   # ties to even, as rint
+    r = zh - whole
+    if abs(r) == 0.5 and r * zl > 0:   # zh a half-integer, Z past it
+        whole, r = whole + 2 * r, -r
+    bound = 0.0 if relative == 0 else ((zh + abs(zl)) * relative + SUBNORMAL_STEP) * SLACK
+    up = 0.25 if zh < 0.25 else 0.5 - r
+    down = -0.5 if zh < 0.5 else -0.5 - r
+    if zl + bound < up and zl - bound > down:
+        return math.ldexp(whole, -1074)
+    odd = whole % 2 == 1
+    if bound == 0 and zh >= 0.25 and zl == up:     # Z = c + 1/2 exactly
+        return math.ldexp(whole + 1 if odd else whole, -1074)
+    if bound == 0 and zh >= 0.5 and zl == down:    # Z = c - 1/2 exactly
+        return math.ldexp(whole - 1 if odd else whole, -1074)
+    return None
 
 
 def nearest_one_minus_scaled_one(h: float, l: float, exponent: int, relative: float) -> float | None:
