@@ -41,8 +41,9 @@ EXACT_FLOAT_TERMS = 8   # arrays take C(n, m) ratios whose products stay below 2
 VECTOR_PROBLEMS = 48    # fewer (n, c) pairs than this go one at a time in plain Python (numpy's calls cost more)
 # What correct rounding costs, in estimated microseconds, for a request's exact_work (passk.limits), measured on
 # a 2-core machine: Stirling's form in double-double about 4 ms a call and 3.5-5 us a pair; a pair left to one at a
-# time (unsettled by the arrays' ways: d = 0, or a value among the subnormals) a few us in short exact integers,
-# up to 150 in long ones and up to 500 in decimal arithmetic (440 measured for pass^k near 2^-1000 at n = 10^5).
+# time (unsettled by the arrays' ways: d = 0, or a value within its bound of a rounding boundary; values among the
+# subnormals settle there since passk.nearest's subnormal grid) a few us in short exact integers, up to 150 in long
+# ones and up to 500 in decimal arithmetic (440 measured for pass^k near 2^-1000 at n = 10^5).
 STIRLING_CALL_US = 4000.0
 STIRLING_PAIR_US = 5.0
 STIRLING_BLOCK = 16384   # pairs a Stirling call takes at once: 30 % faster than 100,000, whose arrays leave the cache
@@ -319,7 +320,7 @@ def _misses(n: Ints, c: Ints, k: Ints, complement: bool) -> Floats:
             found, settled = _stirling_double_double(n[rows], c[rows], k[rows], complement)
             values[rows[settled]] = found[settled]
             done[rows[settled]] = True
-    rest = np.flatnonzero(~done)   # unsettled (near a rounding boundary, or tiny), or d = 0
+    rest = np.flatnonzero(~done)   # unsettled (within its bound of a rounding boundary), or d = 0
     spend_exact_work(_one_at_a_time_work(n[rest], c[rest], k[rest]))
     for i in rest.tolist():
         values[i] = _miss_one(int(n[i]), int(c[i]), int(k[i]), complement)

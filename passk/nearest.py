@@ -312,7 +312,7 @@ def falling_ratio(n: Floats, big: Floats, m: Floats, terms: int) -> tuple[Floats
 
 SMALLEST_NORMAL = 2.0 ** -1022
 SUBNORMAL_STEP = 2.0 ** -1074   # the doubles in [0, 2**-1021] are exactly the multiples of this
-GRID_TOP = 2.0 ** 52            # Z = Q 2**1074 below this takes the subnormal grid's way (Q below 2**-1022)
+GRID_TOP = 2.0 ** 53            # Z = Q 2**1074 below this takes the subnormal grid's way (Q below 2**-1021)
 TRUSTED = 2.0 ** -40            # a larger relative bound settles nothing here (the proofs assume at most this)
 
 
@@ -324,15 +324,16 @@ def nearest_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], relative: 
     rounds to the double returned:
 
     - exponent below -1080: Q* < 4 (1 + 2**-52) 2**-1081 (1 + 2e) < 2**-1075, so 0.0.
-    - Z = Q 2**1074 below 2**52, so Q below 2**-1022: the subnormal grid. The doubles in [0, 2**-1021] are
+    - Z = Q 2**1074 below 2**53, so Q below 2**-1021: the subnormal grid. The doubles in [0, 2**-1021] are
       exactly the multiples of 2**-1074 (the subnormals m 2**-1074 with m < 2**52, then the binade
       [2**-1022, 2**-1021), whose spacing is 2**-1074 too), and m is odd exactly when its double's last bit is
       1. So the double nearest Q* is m 2**-1074 with m the integer nearest Z* = Q* 2**1074, ties to even, while
-      m <= 2**52. (zh, zl) = (h, l) 2**(exponent + 1074) is Z exactly where scaling back gives h and l again
-      (checked: a part scaled into the subnormals that lost bits does not come back). c = rint(zh) <= 2**52 and
-      r = zh - c, |r| <= 1/2, are exact (c = 0, or Sterbenz: c/2 <= zh <= 2c); where zh is itself a half-integer
-      (r = +-1/2, as half of all zh >= 2**51 are) and zl points past it, c moves one step toward Z and r to
-      -+1/2 (zh >= 1/2 there, and c <= 2**52 still, as zh < 2**52). Z* lies within
+      Z* <= 2**53 - 1/2 (above 2**53 the spacing is 2). (zh, zl) = (h, l) 2**(exponent + 1074) is Z exactly
+      where scaling back gives h and l again (checked: a part scaled into the subnormals that lost bits does not
+      come back). c = rint(zh) and
+      r = zh - c, |r| <= 1/2, are exact (c = 0, or Sterbenz: c/2 <= zh <= 2c); c < 2**53, as zh >= 2**52 is a
+      whole number. Where zh is itself a half-integer (r = +-1/2, as half of all zh in [2**51, 2**52) are) and zl
+      points past it, c moves one step toward Z and r to -+1/2 (zh >= 1/2 there, and c <= 2**52). Z* lies within
       B = ((zh + |zl|) e + 2**-1074) SLACK of Z: the 2**-1074 covers an underflow of the product, SLACK its
       roundings and 1/(1 - e) (module docstring). Z* rounds to c when Z + B < c + 1/2 and Z - B > c - 1/2,
       that is zl + B < 1/2 - r and zl - B > -1/2 - r. Where zh >= 1/2, zh and so r are multiples of 2**-53, and
@@ -341,13 +342,15 @@ def nearest_scaled(h: Floats, l: Floats, exponent: NDArray[np.int64], relative: 
       Each test compares one rounded sum with an exact double: fl(zl + B) < up implies zl + B < up, rounding
       being monotone. A value exactly at a half-integer (zl equal to an exact margin: r + zl = +-1/2) settles
       only with no bound at all (e = 0, so B = 0 and Z* = Z), to the even neighbour; with any bound it does
-      not. The double m 2**-1074 <= 2**-1022 is then made by ldexp exactly.
+      not. Settled, Z* is in (c - 1/2, c + 1/2) with c < 2**53, or Z = Z* is a tie and m <= 2**53: the double
+      m 2**-1074 <= 2**-1021 is then made by ldexp exactly.
     - otherwise `settled(h, l, B')` with B' = ((h + |l|) e + 2**-1074) SLACK: the test is valid there, h being
       normal (h >= 2**-968), and the double is qh = h 2**exponent where that is at least 2**-1022 and exact
       (scaling back gives h). The normal grid scales by powers of two: qh's neighbours are h's times
       2**exponent, but at qh = 2**-1022, whose neighbour below (2**-1022 - 2**-1074) is farther than the scaled
       one (2**-1022 - 2**-1075). So every value within half the scaled gaps of qh, as every value whose scaled
-      copy rounds to h is, rounds to qh. A Q whose nearest double is below 2**-1022 is the grid's.
+      copy rounds to h is, rounds to qh. A Q whose nearest double is below 2**-1022 is the grid's (which also
+      settles exact ties up to 2**-1021, where this test, strict, does not).
     """
     h, l = np.asarray(h, dtype=np.float64), np.asarray(l, dtype=np.float64)
     exponent = np.asarray(exponent, dtype=np.int64)
@@ -413,7 +416,7 @@ def nearest_scaled_one(h: float, l: float, exponent: int, relative: float) -> fl
 
 
 def _on_grid_one(zh: float, zl: float, relative: float) -> float | None:
-    """nearest_scaled's subnormal grid for one Z = zh + zl (0 < zh < 2**52, exact): m 2**-1074, or None."""
+    """nearest_scaled's subnormal grid for one Z = zh + zl (0 < zh < 2**53, exact): m 2**-1074, or None."""
     whole = float(round(zh))   # ties to even, as rint
     r = zh - whole
     if abs(r) == 0.5 and r * zl > 0:   # zh a half-integer, Z past it

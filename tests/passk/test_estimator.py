@@ -756,3 +756,46 @@ def test_each_array_route_alone_gives_the_nearest_doubles(route, benchmark):
         patch.undo()
     assert found[0].tolist() == [nearest_pass_at_k(n, c, k) for n, c in problems]
     assert found[1].tolist() == [nearest_pass_hat_k(n, c, k) for n, c in problems]
+
+
+def _pass_hat_k_near(n, k, power):
+    """The c whose pass^k = C(c, k)/C(n, k) is nearest 2**-power from above (by lgamma: near enough)."""
+    def log2_value(c):
+        return (math.lgamma(c + 1) - math.lgamma(c - k + 1) - math.lgamma(n + 1) + math.lgamma(n - k + 1)) / math.log(2)
+    low, high = k, n
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if log2_value(middle) < -power else (low, middle)
+    return high
+
+
+# pass^k from 2**-960 down to 2**-1078 (the last few 0.0): 60 pairs, enough for the arrays' vectorised ways
+DRAWN = (2_500, 5_000, 15_000, 40_000)
+NEAR_SUBNORMAL = [(99_000 + 37 * i, _pass_hat_k_near(99_000 + 37 * i, DRAWN[i % 4], 960 + 2 * i), DRAWN[i % 4])
+                  for i in range(60)]
+# n near 10^12, 500 to 1,267 failures, k picked so that pass^k = C(n - f, k)/C(n, k) ~ (1 - k/n)^f ~ 2**-(960 + 2i):
+# Stirling's form in double-double (more than FALLING_TERMS failures and drawn samples, n past the table)
+FAR_SUBNORMAL = [(10**12 - 7919 * i, 10**12 - 7919 * i - (500 + 13 * i),
+                  int(-math.expm1(-(960 + 2 * i) * math.log(2) / (500 + 13 * i)) * (10**12 - 7919 * i)))
+                 for i in range(60)]
+
+
+@pytest.mark.parametrize("pairs", [NEAR_SUBNORMAL, FAR_SUBNORMAL], ids=["factorial table", "Stirling"])
+def test_pass_hat_k_among_the_subnormals_settles_in_the_arrays(pairs, monkeypatch):
+    """pass^k between 2**-1080 and 2**-960 (a share link at large k): each the double nearest the exact fraction
+    (Python's int / int rounds once, into the subnormals too), and none left to _miss_one one at a time, where
+    each took decimal arithmetic (440 us a pair near n = 10^5)."""
+    n, c, k = (np.array(column, dtype=np.int64) for column in zip(*pairs))
+    left = []
+    one_at_a_time = estimator._miss_one
+    monkeypatch.setattr(estimator, "_miss_one", lambda *pair: left.append(pair) or one_at_a_time(*pair))
+    found = _pass_hat_k_array(n, c, k)
+    assert left == []
+    expected = []
+    for whole, passed, drawn in pairs:   # C(c, k)/C(n, k) = perm(n - k, f)/perm(n, f) with f = n - c failures
+        failed = whole - passed
+        short, long = min(failed, drawn), max(failed, drawn)
+        expected.append(math.perm(whole - long, short) / math.perm(whole, short))
+    assert found.tolist() == expected
+    assert sum(2.0**-1080 < value < 2.0**-1022 for value in expected) >= 20   # subnormals among them
+    assert sum(2.0**-1022 <= value < 2.0**-968 for value in expected) >= 20   # and normals below 2**-968

@@ -240,3 +240,124 @@ def test_stirling_remainder_and_log_of_a_whole_number_within_their_bounds(x):
         truth = mpmath.loggamma(x + 1) - ((x + mpmath.mpf(0.5)) * mpmath.log(x) - x + mpmath.log(2 * mpmath.pi) / 2)
         assert within(N.stirling_remainder(np.array([float(x)])), truth)
         assert within(N.log_whole(np.array([float(x)])), mpmath.log(x))
+
+
+# --- the nearest double of a scaled double-double, among the subnormals and just above them -------------------
+
+GRID = Fraction(2) ** -1074   # the subnormals' spacing
+RELATIVES = [0.0, 2.0**-120, 1e-26, 2.0**-60, 2.0**-45]
+
+
+def scaled_parts(value, tilt=0):
+    """(high, low, exponent) with (high + low) 2**exponent exactly value (a Fraction of at most 106 bits) and
+    high in [1/2, 2) 2**tilt."""
+    exponent = value.numerator.bit_length() - value.denominator.bit_length() - tilt
+    scaled = value / Fraction(2) ** exponent
+    high = nearest(scaled)
+    low = nearest(scaled - Fraction(high))
+    assert Fraction(high) + Fraction(low) == scaled, "not a double-double"
+    return high, low, exponent
+
+
+def nearest_scaled_both(high, low, exponent, relative):
+    """nearest_scaled's (value, settled) for one value, checked against nearest_scaled_one's."""
+    values, settled = N.nearest_scaled(np.array([high]), np.array([low]), np.array([exponent]), relative)
+    one = N.nearest_scaled_one(high, low, exponent, relative)
+    assert (one is not None) == bool(settled[0]) and (one is None or one == values[0])
+    return float(values[0]), bool(settled[0])
+
+
+def assert_every_value_within_rounds_to(found, high, low, exponent, relative):
+    """Every Q* with |Q - Q*| <= relative max(Q, Q*) rounds to found: the ends Q (1 - r) and Q / (1 - r)
+    (rounding is monotone)."""
+    value = (exact(high) + exact(low)) * Fraction(2) ** exponent
+    r = Fraction(relative)
+    assert nearest(value * (1 - r)) == nearest(value / (1 - r)) == found
+    assert math.copysign(1.0, found) == 1.0
+
+
+@settings(max_examples=400)
+@given(st.integers(960, 1080), st.integers(2**105, 2**106 - 1), st.sampled_from(RELATIVES), st.integers(-1, 1))
+def test_nearest_scaled_settles_only_on_the_nearest_double_from_2_to_the_minus_1080_to_960(
+        power, mantissa, relative, tilt):
+    value = Fraction(mantissa, 2**106) * Fraction(2) ** -power
+    found, settled = nearest_scaled_both(*scaled_parts(value, tilt), relative)
+    if settled:
+        assert_every_value_within_rounds_to(found, *scaled_parts(value, tilt), relative)
+    if value < Fraction(2) ** -1021 and relative == 0:   # on the subnormal grid an exact value always settles
+        assert settled and found == nearest(value)
+
+
+@pytest.mark.parametrize("power", [960, 967, 968, 969, 1000, 1020, 1021, 1022, 1023, 1030, 1060, 1073, 1074,
+                                   1075, 1076, 1079, 1080])
+@pytest.mark.parametrize("relative", [0.0, 1e-26])
+def test_nearest_scaled_settles_values_of_every_exponent_near_the_subnormals(power, relative):
+    """Mantissas spread over [1, 2), each near a power of two: at 1e-26 (a factorial ratio's bound is 2e-26) none
+    is near enough a rounding boundary to stay unsettled, and each is the double nearest it."""
+    rng = np.random.default_rng(power)
+    for _ in range(40):
+        value = Fraction(int(rng.integers(2**52, 2**53)) * 2**53 + int(rng.integers(1, 2**53)), 2**105) \
+            * Fraction(2) ** -power
+        for tilt in (-1, 0, 1):
+            parts = scaled_parts(value, tilt)
+            found, settled = nearest_scaled_both(*parts, relative)
+            assert settled
+            assert_every_value_within_rounds_to(found, *parts, relative)
+
+
+HALFWAY = [0, 1, 2, 3, 4, 5, 12_345_678_901, 2**51 - 1, 2**51, 2**51 + 1, 2**52 - 2, 2**52 - 1]
+
+
+@pytest.mark.parametrize("whole", HALFWAY)
+@pytest.mark.parametrize("offset", [Fraction(0), Fraction(1, 2**40), -Fraction(1, 2**40), Fraction(1, 4),
+                                    -Fraction(1, 4), Fraction(1, 2)])
+@pytest.mark.parametrize("relative", [0.0, 2.0**-120, 2.0**-100])
+def test_nearest_scaled_at_and_near_the_midpoints_of_the_subnormal_grid(whole, offset, relative):
+    """Q = (m + 1/2 + offset) 2**-1074: exactly at a midpoint the exact value rounds to the even neighbour and any
+    bound leaves it unsettled; beside it the nearest double, settled when the bound is clear of the midpoint."""
+    value = (whole + Fraction(1, 2) + offset) * GRID
+    for tilt in (-1, 0, 1):
+        parts = scaled_parts(value, tilt)
+        found, settled = nearest_scaled_both(*parts, relative)
+        if relative == 0:
+            assert settled and found == nearest(value)
+        elif offset == 0:
+            assert not settled
+        elif abs(offset) == Fraction(1, 4) or offset == Fraction(1, 2):
+            assert settled   # at most 2**52 2**-100 from Z: far from a half-integer
+        if settled:
+            assert_every_value_within_rounds_to(found, *parts, relative)
+    if offset == 0:
+        assert nearest(value) / 2.0**-1074 % 2 == 0   # the oracle's ties go to the even grid point, as passk's
+
+
+@pytest.mark.parametrize("steps", [Fraction(-3, 2), Fraction(-1), Fraction(-3, 4), Fraction(-1, 2), Fraction(-1, 4),
+                                   -Fraction(1, 2**30), Fraction(0), Fraction(1, 2**30), Fraction(1, 4),
+                                   Fraction(1, 2), Fraction(3, 4), Fraction(1), Fraction(3, 2)])
+@pytest.mark.parametrize("relative", RELATIVES)
+def test_nearest_scaled_at_the_boundary_of_the_normal_range(steps, relative):
+    """Q = 2**-1022 + steps 2**-1074: the largest subnormal, 2**-1022 and the next double are 2**-1074 apart, so
+    the grid's way and the normal range's meet here; half-steps settle only when exact (ties to even)."""
+    value = Fraction(2) ** -1022 + steps * GRID
+    clear = abs(steps - round(steps)) not in (Fraction(1, 2), Fraction(1, 2**30)) and relative <= 1e-26
+    for tilt in (-1, 0, 1):
+        parts = scaled_parts(value, tilt)
+        found, settled = nearest_scaled_both(*parts, relative)
+        if relative == 0 or clear:
+            assert settled and found == nearest(value)
+        if settled:
+            assert_every_value_within_rounds_to(found, *parts, relative)
+
+
+def test_nearest_scaled_refuses_what_it_cannot_prove():
+    """A bound above TRUSTED or not a number, a high part outside (0, 4], a low part that lost bits when scaled
+    into the subnormals: not settled (the caller's slower way decides). Below 2**-1080 the value is 0.0."""
+    high, low, exponent = scaled_parts(Fraction(12_345, 2**1060))
+    for relative in (2.0**-39, math.nan, math.inf):
+        assert nearest_scaled_both(high, low, exponent, relative)[1] is False
+    for bad_high in (0.0, -1.0, 8.0, math.nan, math.inf):
+        assert nearest_scaled_both(bad_high, 0.0, exponent, 0.0)[1] is False
+    # scaled by 2**-6 into the grid, a low part of 2**-1070 keeps no bits: Z = h/64 + 2**-1076 is not what it holds
+    assert nearest_scaled_both(0.75, 2.0**-1070, -1080, 0.0)[1] is False
+    assert nearest_scaled_both(0.75, 2.0**-1068, -1080, 0.0) == (0.0, True)   # 0.75/64 + 2**-1074: rounds to 0
+    assert nearest_scaled_both(3.9, 0.0, -1081, 1e-20) == (0.0, True)
