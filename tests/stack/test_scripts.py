@@ -17,7 +17,7 @@ def test_serve_after_test_installs_nothing(tmp_path):
     """The test command's install covers the serve command's requirements: no second pip run."""
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "setup.sh", tmp_path / "scripts")
-    (tmp_path / "requirements.txt").write_text("# runtime: nothing, so that pip needs no registry\n")
+    (tmp_path / "requirements.txt").write_text("# runtime: nothing (only uv itself comes from the registry)\n")
     (tmp_path / "requirements-dev.txt").write_text("-r requirements.txt\n# tests: nothing either\n")
     assert "Installing requirements-dev.txt" in ensure_venv(tmp_path, "requirements-dev.txt")
     assert "Installing" not in ensure_venv(tmp_path, "requirements.txt")
