@@ -101,9 +101,9 @@ class Limits:
                                             "(n, c) pair and k, about 0.1 µs each): a k's SE past it is left to the "
                                             "command line.")
     exact_work: int = limit(1_000_000, "Correct rounding of pass@k, pass^k and their curves in one request, in "
-                                       "estimated microseconds (passk.estimator: a different (n, c) pair with n "
-                                       "above 131,072 costs about 6 µs a k in double-double, one at a time up to "
-                                       "300 µs): a curve past it is drawn at fewer k or left out, a request past it "
+                                       "estimated microseconds (passk.estimator: a different (n, c) pair with n of "
+                                       "131,072 or more costs about 5 µs a k in double-double, one at a time up to "
+                                       "500 µs): a curve past it is drawn at fewer k or left out, a request past it "
                                        "is left to the command line.")
     cpu_seconds: int = limit(5, "Processor time one request may use, enforced by the kernel (RLIMIT_CPU) on the "
                                 "sandbox process that computes it (passk.web.ceiling): the bound behind every estimate "

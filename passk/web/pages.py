@@ -295,6 +295,7 @@ def benchmark_page(form: BenchmarkForm, report: Report | None = None,
                    error: Exception | str | None = None) -> tuple[str, int]:
     """Render /benchmark: the form, and the report or the error."""
     share_url = report and public_url("pages.benchmark", **report.share_params(report.summary.ks))
+    table_ks = [k for k in report.summary.ks if k <= report.summary.max_n] if report else []   # the table's columns
     if share_url and len(share_url) > LIMITS.share_link_chars:
         share_url = None  # servers and browsers refuse such long addresses; the downloads remain
     page = render_template(
@@ -303,8 +304,8 @@ def benchmark_page(form: BenchmarkForm, report: Report | None = None,
         carried=_carried_fields(form, report), plans=report and report.planner(),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         k_curve=report and k_curve_chart(report.summary),
-        rows=report and per_problem_cells(report.summary.per_problem_rows(LIMITS.rows_shown),
-                                          [k for k in report.summary.ks if k <= report.summary.max_n]),
+        table_ks=table_ks, rows=report and per_problem_cells(report.summary.per_problem_rows(LIMITS.rows_shown),
+                                                             table_ks),
         share_url=share_url, packed=report and report.packed[report.suite or ""],
         rows_shown=LIMITS.rows_shown, share_limit=LIMITS.share_link_chars,
         max_upload_bytes=current_app.config["MAX_CONTENT_LENGTH"], limits=LIMITS,
@@ -319,17 +320,20 @@ def per_problem_cells(rows: list[dict[str, Any]], ks: list[int]) -> list[tuple[d
     shown = []
     for row in rows:
         n, c = row["n"], row["c"]
-        cells = [_cell(row["pass_at_k"][str(k)], lambda value, k=k: pass_percent(value, n, c, k, fixed=True))
-                 for k in ks]
-        cells += [_cell(row["pass_hat_k"][str(k)], lambda value: percent(value, fixed=True)) for k in ks]
+        at_k = (row["pass_at_k"][str(k)] for k in ks)
+        hat_k = (row["pass_hat_k"][str(k)] for k in ks)
+        cells = [_cell(value, None if value is None else pass_percent(value, n, c, k, fixed=True))
+                 for k, value in zip(ks, at_k)]
+        cells += [_cell(value, None if value is None else percent(value, fixed=True)) for value in hat_k]
         shown.append((row, Markup("".join(cells))))
     return shown
 
 
-def _cell(value: float | None, shown: Any) -> str:
-    if value is None:
+def _cell(value: float | None, text: str | None) -> str:
+    """A table cell of a value (None: undefined, sorted as -1) shown as text."""
+    if value is None or text is None:
         return '<td data-value="-1">—</td>'
-    return f'<td data-value="{value!r}">{escape(shown(value))}</td>'
+    return f'<td data-value="{value!r}">{escape(text)}</td>'
 
 
 def _carried_fields(form: BenchmarkForm, report: Report | None) -> dict[str, str] | None:
