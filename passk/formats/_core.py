@@ -28,6 +28,11 @@ class Problem:
     c: int      # samples that passed
     # each sample's (answer, verdict), in sample order, when the file holds extracted answers (passk.majority)
     votes: tuple[Vote, ...] | None = dataclass_field(default=None, compare=False, repr=False)
+    # each sample's score in [0, 1], in sample order, when the file gives one per sample: a graded score (0.65), or
+    # 1.0 / 0.0 for a verdict where the order of the samples means something (the seeds of a NeMo-Skills run).
+    # c counts the samples scoring 1 (full credit); passk.metrics reads the scores for the graded mean and max@k,
+    # avg@k over the first k samples and the spread across seeds.
+    scores: tuple[float, ...] | None = dataclass_field(default=None, compare=False, repr=False)
 
 
 class FormatError(ValueError):

@@ -3,8 +3,8 @@
 MultiPL-E writes one file per problem; SWE-bench writes one report per run, and
 several runs of one model are several samples of each instance. Both combine
 the same way: a problem's samples are all its samples in all the files, so n
-and c add up per task id, and so do the samples' votes (extracted answers) when
-every file has them. Files without task ids cannot be matched and are refused,
+and c add up per task id, and so do the samples' votes (extracted answers) and
+scores when every file has them. Files without task ids cannot be matched and are refused,
 and so are files of different layouts.
 """
 
@@ -30,6 +30,8 @@ def combine(runs: list[tuple[str | None, Parsed]], max_problems: int | None = No
     files_of: Counter[str] = Counter()
     voted = all(problem.votes is not None for _, parsed in runs for problem in parsed.problems)
     votes: dict[str, list[Vote]] = {}
+    scored = all(problem.scores is not None for _, parsed in runs for problem in parsed.problems)
+    scores: dict[str, list[float]] = {}
     for _, parsed in runs:
         for problem in parsed.problems:
             counts = tally.setdefault(problem.task_id, [0, 0])
@@ -38,11 +40,14 @@ def combine(runs: list[tuple[str | None, Parsed]], max_problems: int | None = No
             files_of[problem.task_id] += 1
             if voted and problem.votes:
                 votes.setdefault(problem.task_id, []).extend(problem.votes)
+            if scored and problem.scores:
+                scores.setdefault(problem.task_id, []).extend(problem.scores)
         if max_problems is not None and len(tally) > max_problems:
             raise FormatError(too_many_problems(max_problems))
     first = runs[0][1]
     warnings = _files_warnings(runs)
-    combined = Parsed([Problem(task_id, n, c, tuple(votes[task_id]) if voted else None)
+    combined = Parsed([Problem(task_id, n, c, tuple(votes[task_id]) if voted else None,
+                               tuple(scores.get(task_id, ())) if scored else None)
                        for task_id, (n, c) in tally.items()], first.format, warnings, source=first.source)
     combined.combined = _how(runs, files_of, warnings)
     return combined
