@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "that are correct, as NeMo-Skills counts it) or wrong (it scores 0)")
     parser.add_argument("--tau", metavar="T", type=_tau,
                         help="also print G-Pass@k_T, the chance that at least ceil(T k) of k drawn samples pass "
-                             "(Liu et al. 2024), and mG-Pass@k, beside pass@k for each k; T in (0, 1]")
+                             "(Liu et al. 2024), and mG-Pass@k, beside pass@k for each k; T from 0 to 1 (0 gives pass@k)")
     parser.add_argument("--curve", action="store_true",
                         help="with --runs and two FILEs: pass@k of both runs over k = 1 ... n (log-spaced ks when n "
                              "is large), A - B with a 95%% band simultaneous over the ks shown, where the leading "
@@ -166,13 +166,13 @@ def _gate_k(text: str) -> int:
 
 
 def _tau(text: str) -> float:
-    """An argparse type for --tau: a share in (0, 1]."""
+    """An argparse type for --tau: a share in [0, 1]."""
     try:
         tau = float(text)
         threshold(1, tau)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error) if "tau" in str(error) else
-                                         f"tau must be a number above 0 and at most 1; got {text!r}.") from None
+                                         f"tau must be a number from 0 to 1; got {text!r}.") from None
     return tau
 
 

@@ -354,7 +354,7 @@ def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie 
         undefined (None, with the reason) where some problem has fewer than k samples. Anything else (a bool, a
         float, a k below 1 or above 10^12) is a ValueError naming it.
     tau : float, optional
-        Adds G-Pass@k at this share (0 < tau <= 1) and mG-Pass@k (Summary.g_pass).
+        Adds G-Pass@k at this share (0 <= tau <= 1; 0 gives pass@k) and mG-Pass@k (Summary.g_pass).
     tie : {"fractional", "wrong"}
         maj@k's rule for a tied vote, where the run has extracted answers (Summary.majority).
 

@@ -54,7 +54,10 @@ FLOAT_TERM_COST = 1.0         # ... each term
 
 
 def threshold(k: int, tau: float) -> int:
-    """m = ceil(tau k), at least 1: the passes G-Pass@k_tau needs among k draws; tau in (0, 1].
+    """m = ceil(tau k), at least 1: the passes G-Pass@k_tau needs among k draws; tau in [0, 1].
+
+    At least one pass is always needed, as lighteval (max(ceil(k tau), 1)) and scorio (max(1, ceil(tau k)))
+    count it: so tau = 0, and any tau up to 1/k, gives pass@k.
 
     A float tau is a binary fraction near the decimal meant: 0.4 is a little
     above 2/5 and 0.3 a little below 3/10. So a float tau k within k 2**-50 of a
@@ -62,9 +65,10 @@ def threshold(k: int, tau: float) -> int:
     passes, where ceil(0.4 * 10) of the exact binary value is 5. A Fraction is taken exactly.
     """
     if isinstance(tau, bool) or not isinstance(tau, (int, float, Fraction)):
-        raise TypeError(f"tau must be a number from 0 (excluded) to 1; got {tau!r}.")
-    if not 0 < tau <= 1:
-        raise ValueError(f"tau must be above 0 and at most 1 (the share of the k samples that must pass); got {tau!r}.")
+        raise TypeError(f"tau must be a number from 0 to 1; got {tau!r}.")
+    if not 0 <= tau <= 1:
+        raise ValueError(f"tau must be from 0 to 1 (the share of the k samples that must pass; 0 gives pass@k); "
+                         f"got {tau!r}.")
     share = Fraction(tau) * k
     if isinstance(tau, float):
         share -= Fraction(k, 2**50)
@@ -79,7 +83,7 @@ def g_pass_at_k(n: int, c: int, k: int, tau: float) -> float:
     n, c, k : int
         Samples generated, how many passed, and the budget, as for `passk.pass_at_k`.
     tau : float
-        The share of the k samples that must pass, in (0, 1].
+        The share of the k samples that must pass, in [0, 1].
 
     Returns
     -------
@@ -94,7 +98,8 @@ def g_pass_at_k(n: int, c: int, k: int, tau: float) -> float:
     .. math:: \mathrm{G\text{-}Pass@}k_\tau = \sum_{j=\lceil \tau k \rceil}^{c}
               \binom{c}{j}\binom{n-c}{k-j} \Big/ \binom{n}{k}
 
-    tau at most 1/k gives pass@k (at least one pass); tau = 1 gives pass^k.
+    tau at most 1/k, 0 included, gives pass@k (at least one pass, as lighteval and scorio count it); tau = 1
+    gives pass^k.
 
     References
     ----------

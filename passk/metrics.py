@@ -174,7 +174,7 @@ def g_pass_table(samples: Ints, correct: Ints, ks: Sequence[int], tau: float, wo
     work bounds the tails' estimated microseconds (passk.gpass.tail_cost, priced per different (n, c) pair;
     None: no bound): a k that would pass it is left out with a reason, before any of it is computed.
     """
-    threshold(1, tau)   # ValueError for a tau outside (0, 1]
+    threshold(1, tau)   # ValueError for a tau outside [0, 1]
     pairs, where = distinct_pairs(samples, correct)
     weights = np.bincount(where, minlength=len(pairs))
     rows = []

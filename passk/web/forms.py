@@ -157,7 +157,7 @@ def carried_fields(report: Report) -> dict[str, str] | None:
 
 
 def beside_options(tau: str, tie: str) -> Beside:
-    """Beside from the tau and tie fields as typed: tau a share above 0 and at most 1 (as a decimal or a percent,
+    """Beside from the tau and tie fields as typed: tau a share from 0 to 1 (as a decimal or a percent,
     empty for none), tie one of passk.majority.TIES (empty for fractional)."""
     share = None
     if tau.strip():
@@ -166,7 +166,7 @@ def beside_options(tau: str, tie: str) -> Beside:
             share = float(text.removesuffix("%")) / (100 if text.endswith("%") else 1)
             threshold(1, share)
         except ValueError:
-            raise ValueError(f"tau must be a share above 0 and at most 1, such as 0.5 (G-Pass@k counts a draw of k "
+            raise ValueError(f"tau must be a share from 0 to 1, such as 0.5 (G-Pass@k counts a draw of k "
                              f"samples when at least that share of them pass); got {tau[:40]!r}.") from None
     rule = tie.strip() or "fractional"
     if rule not in TIES:

@@ -298,11 +298,11 @@ def report_from_json_body(data: bytes | None) -> Report:
 
 
 def json_beside(body: JSON) -> Beside:
-    """What the JSON body asks beside pass@k: "tau", a number in (0, 1] for G-Pass@k, and "tie", maj@k's rule
+    """What the JSON body asks beside pass@k: "tau", a number in [0, 1] for G-Pass@k, and "tie", maj@k's rule
     for a tied vote when its problems carry "answers"."""
     tau, tie = (body.get("tau"), body.get("tie")) if isinstance(body, dict) else (None, None)
     if tau is not None and (isinstance(tau, bool) or not isinstance(tau, (int, float))):
-        raise FormatError('"tau" must be a JSON number above 0 and at most 1, like 0.5.')
+        raise FormatError('"tau" must be a JSON number from 0 to 1, like 0.5.')
     if tie is not None and not isinstance(tie, str):
         raise FormatError('"tie" must be "fractional" or "wrong".')
     return beside_options("" if tau is None else repr(tau), tie or "")

@@ -149,7 +149,7 @@ def test_summarize_agrees_with_exact_fractions():
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"k": 0}, "k=0: 0 is below 1"),
-    ({"tau": 2}, "tau must be above 0 and at most 1"),
+    ({"tau": 2}, "tau must be from 0 to 1"),
     ({"tie": "coin"}, "tie must be one of fractional, wrong (maj@k's rule for a tied vote); got 'coin'."),
 ])
 def test_summarize_refuses_options_out_of_range(example, options, message):

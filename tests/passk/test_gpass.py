@@ -39,7 +39,7 @@ def pmf_sum(n: int, c: int, k: int, m: int) -> Fraction:
 
 
 counts = st.integers(1, 200).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n)))
-taus = st.fractions(0, 1).filter(bool).map(float).filter(lambda tau: 0 < tau <= 1)
+taus = st.fractions(0, 1).map(float).filter(lambda tau: 0 <= tau <= 1)
 
 
 @pytest.mark.parametrize("n", range(1, 13))
@@ -109,9 +109,9 @@ def test_mg_pass_at_one_is_the_empty_sum() -> None:
     assert mg_pass_at_k(10, 10, 1) == 0.0
 
 
-@pytest.mark.parametrize("tau", [0, -0.5, 1.5, float("nan"), float("inf")])
+@pytest.mark.parametrize("tau", [-0.5, -1e-300, 1.5, float("nan"), float("inf")])
 def test_tau_outside_zero_to_one_is_refused(tau: float) -> None:
-    with pytest.raises(ValueError, match="tau must be above 0 and at most 1"):
+    with pytest.raises(ValueError, match="tau must be from 0 to 1"):
         g_pass_at_k(10, 3, 5, tau)
 
 
@@ -211,7 +211,7 @@ def test_the_command_line_prints_g_pass_beside_pass_at_k(tmp_path: Path, capsys:
     assert table[3].split()[1] == f"{100 * float(at_5):.2f}%"
 
 
-@pytest.mark.parametrize("argv, message", [(["--tau", "1.5"], "tau must be above 0 and at most 1"),
+@pytest.mark.parametrize("argv, message", [(["--tau", "1.5"], "tau must be from 0 to 1"),
                                            (["--tau", "x"], "tau must be a number"),
                                            (["--tau", "0.5", "--runs"], "--tau adds to the answer of one run")])
 def test_the_command_line_refuses_a_bad_tau(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],

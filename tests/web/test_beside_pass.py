@@ -75,8 +75,9 @@ def test_the_page_shows_g_pass_when_a_tau_is_given(client):
 
 
 @pytest.mark.parametrize("fields, message", [
-    ({"tau": "1.5"}, "tau must be a share above 0 and at most 1"),
-    ({"tau": "half"}, "tau must be a share above 0 and at most 1"),
+    ({"tau": "1.5"}, "tau must be a share from 0 to 1"),
+    ({"tau": "half"}, "tau must be a share from 0 to 1"),
+    ({"tau": "-5%"}, "tau must be a share from 0 to 1"),
     ({"tie": "coin"}, "tie must be fractional or wrong"),
 ])
 def test_a_bad_tau_or_tie_is_400_with_the_form_kept(client, fields, message):
@@ -88,7 +89,8 @@ def test_a_bad_tau_or_tie_is_400_with_the_form_kept(client, fields, message):
     assert api.status_code == 400 and message in api.get_json()["error"]
 
 
-@pytest.mark.parametrize("body, status", [({"tau": 0.25}, 200), ({"tau": "0.25"}, 400), ({"tau": 0}, 400),
+@pytest.mark.parametrize("body, status", [({"tau": 0.25}, 200), ({"tau": "0.25"}, 400), ({"tau": 0}, 200),
+                                          ({"tau": -0.25}, 400),
                                           ({"tie": 1}, 400), ({"tie": "wrong"}, 200)])
 def test_the_json_body_takes_tau_as_a_number(client, body, status):
     response = client.post("/api/v1/benchmark", json={"problems": [{"task_id": "a", "n": 4, "c": 2}], "k": [1, 2],
