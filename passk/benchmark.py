@@ -45,6 +45,8 @@ from passk.formats._core import Vote
 from passk.limits import LIMITS
 from passk.majority import Tie
 from passk.metrics import GPass, Majority, g_pass_table, majority_table
+from passk.metrics import Averages, Graded, average_table, graded, graded_table
+from passk.scores import checked_scores
 from passk.variance import MAX_TERMS, expected_variance, fit_prior
 from passk.variance import _windows as _overlap_windows
 
@@ -139,6 +141,8 @@ class Summary:
     retries: Retries | None = None   # what retries buy: see retries()
     majority: Majority | None = None   # maj@k, when every problem's samples carry extracted answers (votes)
     g_pass: GPass | None = None        # G-Pass@k_tau and mG-Pass@k, when a tau was asked for
+    graded: Graded | None = None       # the mean score and max@k, when some sample's score is neither 0 nor 1
+    averages: Averages | None = None   # avg@k and the seeds' spread, when every problem's samples carry scores
 
     def sizes(self) -> str:
         """'40 problems, 400 samples (n = 10)', or 'n from 5 to 10' where the problems' n differ."""
@@ -176,7 +180,9 @@ class Summary:
                 "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid},
                 "retries": self.retries,
                 **({"majority": self.majority.to_json()} if self.majority else {}),
-                **({"g_pass": self.g_pass.to_json()} if self.g_pass else {})}
+                **({"g_pass": self.g_pass.to_json()} if self.g_pass else {}),
+                **({"graded": self.graded.to_json()} if self.graded else {}),
+                **({"avg_at_k": self.averages.to_json()} if self.averages else {})}
 
 
 def _problem_cells(problem: ProblemCounts) -> tuple[str, int, int, str]:
@@ -191,13 +197,15 @@ def status(n: int, c: int) -> str:
 
 def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
               warnings: Iterable[str] = (), tau: float | None = None, tie: Tie = "fractional",
-              vote_work: float | None = None, tail_work: float | None = None,
+              vote_work: float | None = None, tail_work: float | None = None, score_work: float | None = None,
               variance_terms: int | None = None) -> Summary:
     """pass@k over the problems for each k, with both standard errors; see the module docstring.
 
     Beside it (passk.metrics): maj@k with the tie rule tie, when every problem carries its samples' votes,
     and G-Pass@k_tau with mG-Pass@k when tau is given; vote_work bounds the voting (metrics.majority_table),
-    tail_work G-Pass@k's tails (metrics.g_pass_table), in estimated microseconds (None: no bound);
+    tail_work G-Pass@k's tails (metrics.g_pass_table), score_work max@k's sums (metrics.graded_table), in
+    estimated microseconds (None: no bound); where every problem carries its samples' scores (Problem.scores),
+    avg@k and the seeds' spread, and the mean score and max@k when some score is neither 0 nor 1;
     variance_terms the fixed-benchmark SE's overlap terms over every k (passk.variance; None: no bound), a k's
     SE past it left out with a reason before its terms are summed.
     """
@@ -235,7 +243,21 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         broken=broken, solid=int(np.count_nonzero(correct == samples)), flaky=flaky,
         warnings=list(warnings) + _misuse_warnings(samples),
         majority=_majority(problems, ks, tie, vote_work),
-        g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau, tail_work))
+        g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau, tail_work),
+        **_from_scores(problems, ks, score_work))
+
+
+def _from_scores(problems: list[ProblemCounts], ks: list[int], work: float | None) -> dict[str, Any]:
+    """Summary's graded and averages (metrics.graded_table, metrics.average_table) when every problem carries a
+    score for each of its samples: averages where some problem has two samples or more, graded where some score
+    is neither 0 nor 1; else nothing."""
+    scores = [getattr(problem, "scores", None) for problem in problems]
+    if not all(problem_scores and len(problem_scores) == problem.n for problem_scores, problem in zip(scores, problems)):
+        return {}
+    checked = [checked_scores(cast(tuple[float, ...], problem_scores), f"problem {problem.task_id}")
+               for problem_scores, problem in zip(scores, problems)]
+    return {"graded": graded_table(checked, ks, work) if graded(checked) else None,
+            "averages": average_table(checked, ks) if max(problem.n for problem in problems) > 1 else None}
 
 
 def _majority(problems: list[ProblemCounts], ks: list[int], tie: Tie, work: float | None) -> Majority | None:
@@ -487,9 +509,11 @@ def _whole_numbers(problems: list[ProblemCounts], name: str, low: int) -> Ints:
     raise ValueError(f"Problem {problems[i].task_id}: {name} must be a whole number; got {values[i]!r}.")
 
 
-def too_many_ks(count: int, more: bool = False) -> str:
-    """The refusal of a k list of `count` entries (repeats counted); more: at least that many were counted."""
-    return f"Too many k values ({'more than ' if more else ''}{count:{',' if more else ''}}): give at most {LIMITS.ks}."
+def too_many_ks(count: int, more: bool = False, most: int | None = None) -> str:
+    """The refusal of a k list of `count` entries (repeats counted, a range as the ks it holds); more: at least that
+    many were counted; most: the limit it passes (LIMITS.ks, or LIMITS.curve_ks for a curve over k)."""
+    most = LIMITS.ks if most is None else most
+    return f"Too many k values ({'more than ' if more else ''}{count:,}): give at most {most:,}."
 
 
 def _checked_ks(ks: Iterable[int]) -> list[int]:
@@ -513,32 +537,59 @@ def _checked_ks(ks: Iterable[int]) -> list[int]:
 
 
 _K_TOKEN = re.compile(r"[^\s,;]+")
+_K_RANGE = re.compile(r"([+-]?[0-9]+)-([+-]?[0-9]+)")   # "1-128": every k from 1 to 128
 _KS_COUNTED = 10_000   # tokens a too-long k list is counted up to before its refusal says "more than"
 
 
-def parse_ks(text: str) -> list[int]:
-    """The ks in a text field, sorted and distinct: '1,10,100' -> [1, 10, 100], '1, 5 10' -> [1, 5, 10].
+def parse_ks(text: str, most: int | None = None) -> list[int]:
+    """The ks in a text field, sorted and distinct: '1,10,100' -> [1, 10, 100], '1, 5 10' -> [1, 5, 10], and with
+    ranges '1-4,8' -> [1, 2, 3, 4, 8].
 
-    Raises ValueError with a sentence for anything but 1 to LIMITS.ks whole numbers from 1 to 10^12. The
-    entries are counted first, repeats included, and only up to a bound: a field of a million "1,"s is
-    refused after reading its first few thousand, before any value is checked.
+    Raises ValueError with a sentence for anything but whole numbers from 1 to 10^12 and ranges of them written
+    from low to high, or for more than `most` ks (LIMITS.ks; a curve over k takes LIMITS.curve_ks). The entries
+    are counted first, repeats included, and only up to a bound: a field of a million "1,"s is refused after
+    reading its first few thousand, before any value is checked; a range counts as the ks it holds, found from
+    its ends before any is listed.
     """
+    most = LIMITS.ks if most is None else most
     count = sum(1 for _ in islice(_K_TOKEN.finditer(text), _KS_COUNTED + 1))
     if not count:
-        raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")
-    if count > LIMITS.ks:
-        raise ValueError(too_many_ks(_KS_COUNTED, more=True) if count > _KS_COUNTED else too_many_ks(count))
-    ks: set[int] = set()
-    for token in _K_TOKEN.findall(text):
-        if not re.fullmatch(r"[+-]?[0-9]+", token):
-            raise ValueError(f"k must be a whole number, and {token[:40]!r} is not one; list them like 1,10,100.")
-        digits = token.lstrip("+-").lstrip("0")
-        if len(digits) > len(str(MAX_N)) or int(token) > MAX_N:
-            raise ValueError(f"k must be at most 10^12 ({MAX_N:,}); got {token[:40]}.")
-        if int(token) < 1:
-            raise ValueError(f"k must be at least 1; got {int(token)}.")
-        ks.add(int(token))
-    return sorted(ks)
+        raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100, or "
+                         "give a range like 1-128.")
+    if count > most:
+        raise ValueError(too_many_ks(_KS_COUNTED, True, most) if count > _KS_COUNTED
+                         else too_many_ks(count, most=most))
+    spans = [_k_span(token) for token in _K_TOKEN.findall(text)]
+    total = sum(last - first + 1 for first, last in spans)
+    if total > most:
+        raise ValueError(too_many_ks(total, most=most).replace("):", ", a range counted as the ks it holds):", 1))
+    return sorted({k for first, last in spans for k in range(first, last + 1)})
+
+
+def _k_span(token: str) -> tuple[int, int]:
+    """(first, last) of one entry of a k field: a whole number (first = last) or a range like 1-128."""
+    ranged = _K_RANGE.fullmatch(token)
+    if ranged:
+        first, last = (_k_value(end) for end in ranged.groups())
+        if first > last:
+            raise ValueError(f"The k range {token[:40]} runs backwards: write it from the smaller k to the larger, "
+                             f"like {last}-{first}.")
+        return first, last
+    if not re.fullmatch(r"[+-]?[0-9]+", token):
+        raise ValueError(f"k must be a whole number, and {token[:40]!r} is not one; list them like 1,10,100, or "
+                         "give a range like 1-128.")
+    k = _k_value(token)
+    return k, k
+
+
+def _k_value(token: str) -> int:
+    """One k written as a whole number, checked to be from 1 to 10^12 (its digits counted before it is read)."""
+    digits = token.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(MAX_N)) or int(token) > MAX_N:
+        raise ValueError(f"k must be at most 10^12 ({MAX_N:,}); got {token[:40]}.")
+    if int(token) < 1:
+        raise ValueError(f"k must be at least 1; got {int(token)}.")
+    return int(token)
 
 
 def _how_many_have(indices: Positions, problems: Sequence[ProblemCounts], noun: str = "problem") -> str:

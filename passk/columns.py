@@ -204,4 +204,31 @@ CURVE_COLUMNS = (
     Column("b", "B", "%", probability, frozenset({TERMINAL})),
     Column("difference", "A - B", "pts", difference, frozenset({TERMINAL})),
     Column("band", "simultaneous 95% band", "pts", difference_interval, frozenset({TERMINAL})),
+    Column("standing", "A is", "", label, frozenset({TERMINAL})),
+    Column("may_first_lose", "may first lose", "", label, frozenset({TERMINAL}), "first_loss_text"),
+)
+
+# max@k at one k (passk.metrics.GradedRow), from each sample's graded score; the JSON keys in their order.
+GRADED_COLUMNS = (
+    Column("k", "k", "", whole, _EVERY_TABLE),
+    Column("max_at_k", "max@k", "%", probability, _EVERY_TABLE, "estimate.value"),
+    Column("se", "± SE", "%", probability, _EVERY_TABLE, "estimate.se"),
+    Column("ci95", "95% interval", "%", interval, _EVERY_TABLE, "estimate.ci95"),
+    Column("first_k", "first k only", "%", probability, _EVERY_TABLE),
+    Column("coverage_note", "coverage", "", label, frozenset({JSON})),
+    Column("reason", "note", "", label, frozenset({JSON})),
+)
+
+# avg@k at one k (passk.metrics.AverageRow), the mean of the first k samples' scores, and the spread of the seeds'
+# means over the first k seeds (where every problem has the same n); the JSON keys in their order.
+AVERAGE_COLUMNS = (
+    Column("k", "k", "", whole, _EVERY_TABLE),
+    Column("avg_at_k", "avg@k", "%", probability, _EVERY_TABLE, "estimate.value"),
+    Column("se", "± SE", "%", probability, _EVERY_TABLE, "estimate.se"),
+    Column("ci95", "95% interval", "%", interval, _EVERY_TABLE, "estimate.ci95"),
+    Column("seeds_sd", "SD across seeds", "%", probability, _EVERY_TABLE),
+    Column("seeds_se", "seeds' SE", "%", probability, _EVERY_TABLE),
+    Column("within_sd", "mean SD within problems", "%", probability, frozenset({JSON})),
+    Column("coverage_note", "coverage", "", label, frozenset({JSON})),
+    Column("reason", "note", "", label, frozenset({JSON})),
 )

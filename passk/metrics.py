@@ -18,12 +18,15 @@ from typing import Any, TypedDict
 import numpy as np
 
 from passk.columns import G_PASS_COLUMNS, MAJORITY_COLUMNS, Column, json_row, shown_in
+from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.display import plural
 from passk.estimator import Floats, Ints, distinct_pairs
 from passk.formats._core import Vote
 from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, tail_cost, threshold
 from passk.intervals import population_note, shape, spread_and_interval
 from passk.majority import Tie, inconsistent_answers, majority_at_k_exact, vote_cost, vote_score
+from passk.scores import (exponent, first_sums, max_at_k_cost, max_at_k_exact, sample_variance, scaled,
+                          seed_spread, sqrt_nearest)
 
 
 @dataclass(frozen=True)
@@ -248,3 +251,147 @@ def _voting_buys(scores: Sequence[Fraction], verdicts: Sequence[Sequence[bool]])
                 f"and misses on {plural(from_half, 'problem')} ({100 * from_half / problems:.1f}%) where at least "
                 "half are: the answers of the correct samples differ, or the wrong ones agree.")
     return {"right_below_half": below, "wrong_from_half": from_half, "problems": problems, "sentence": sentence}
+
+
+# ---------------------------------------------------------------------------
+# From each sample's score in [0, 1] (Problem.scores; passk.scores): the graded mean and max@k, avg@k and the seeds
+
+
+@dataclass
+class GradedRow(_Row):
+    """max@k at one k: the expected best of k scores over every k-subset (estimate), and the mean best of the first
+    k samples (first_k, NeMo-Skills' pass@k for scores that are not 0/1)."""
+    k: int
+    estimate: Estimate | None    # None where some problem has fewer than k samples
+    first_k: float | None
+    reason: str | None = None
+    COLUMNS = GRADED_COLUMNS
+
+    @property
+    def main(self) -> Estimate | None:
+        return self.estimate
+
+
+@dataclass
+class Graded:
+    """Graded scores: the mean score (the mean over problems of each problem's mean score) and max@k for each k."""
+    mean: Estimate
+    results: list[GradedRow]
+
+    def to_json(self) -> dict[str, Any]:
+        """The "graded" object of the benchmark answer."""
+        return {"mean_score": self.mean.value, "mean_score_se": self.mean.se,
+                "mean_score_ci95": None if self.mean.ci95 is None else list(self.mean.ci95),
+                "mean_score_coverage_note": self.mean.coverage_note,
+                "results": [row.to_json() for row in self.results]}
+
+
+@dataclass
+class AverageRow(_Row):
+    """avg@k at one k (the mean of the first k samples' scores) and, where the samples are seeds, the spread of the
+    first k seeds' means (their sample SD and its SE) and the mean of each problem's SD over its first k."""
+    k: int
+    estimate: Estimate | None    # None where some problem has fewer than k samples
+    seeds_sd: float | None = None
+    seeds_se: float | None = None
+    within_sd: float | None = None
+    reason: str | None = None
+    COLUMNS = AVERAGE_COLUMNS
+
+    @property
+    def main(self) -> Estimate | None:
+        return self.estimate
+
+
+@dataclass
+class Averages:
+    """avg@k for each k; seeds: the n of every problem when all have the same (sample j drawn by seed j), else
+    None (no spread across seeds)."""
+    seeds: int | None
+    results: list[AverageRow]
+
+    def to_json(self) -> dict[str, Any]:
+        """The "avg_at_k" object of the benchmark answer."""
+        return {"seeds": self.seeds, "results": [row.to_json() for row in self.results]}
+
+
+def graded(scores: Sequence[Sequence[float]]) -> bool:
+    """Whether some sample's score is neither 0 nor 1, so that the mean score and max@k say more than pass@k."""
+    return any(score not in (0.0, 1.0) for problem in scores for score in problem)
+
+
+def graded_table(scores: Sequence[Sequence[float]], ks: Sequence[int], work: float | None = None) -> Graded:
+    """The mean score and max@k for each k, with first-k max beside it, from each problem's scores in order.
+
+    work bounds max@k's estimated microseconds (passk.scores.max_at_k_cost, priced per different set of scores;
+    None: no bound): a k that would pass it is left out with a reason, before any of it is computed.
+    """
+    power = max(exponent(problem) for problem in scores)
+    means = [Fraction(sum(scaled(problem, power)), len(problem) << power) for problem in scores]
+    mean = estimate(np.array([float(value) for value in means]), exact=exact_mean(means))
+    ordered = [tuple(sorted(problem)) for problem in scores]
+    distinct = set(ordered)
+    samples = np.array([len(problem) for problem in scores], dtype=np.int64)
+    rows = []
+    spent = 0.0
+    for k in ks:
+        reason = undefined(k, samples, f"max@{k:,}")
+        if not reason and work is not None:
+            cost = math.fsum(max_at_k_cost(len(problem), k) for problem in distinct)
+            if spent + cost > work:
+                reason = (f"max@{k:,} is not computed here: its sums would take about {cost / 1e6:,.1f} s for these "
+                          f"{plural(len(distinct), 'different set')} of scores; the passk command computes it "
+                          f"without limits (`passk FILES -k {k}`).")
+            else:
+                spent += cost
+        if reason:
+            rows.append(GradedRow(k, None, None, reason))
+            continue
+        exact = {problem: max_at_k_exact(problem, k) for problem in distinct}
+        values = [exact[problem] for problem in ordered]
+        first = [max(problem[:k]) for problem in scores]
+        rows.append(GradedRow(k, estimate(np.array([float(value) for value in values]), exact=exact_mean(values)),
+                              float(Fraction(sum(scaled(first, power)), len(first) << power))))
+    return Graded(mean, rows)
+
+
+def average_table(scores: Sequence[Sequence[float]], ks: Sequence[int]) -> Averages:
+    """avg@k for each k from each problem's scores in sample order and, where every problem has the same n, the
+    spread across seeds (passk.scores.seed_spread, NeMo-Skills' std_dev_across_runs and std_err_across_runs)."""
+    samples = np.array([len(problem) for problem in scores], dtype=np.int64)
+    least = int(samples.min())
+    seeds = least if least == int(samples.max()) else None
+    power = max(exponent(problem) for problem in scores)
+    shown = [k for k in ks if k <= least]
+    sums, squares = [], []
+    totals = [0] * least if seeds else []
+    for problem in scores:
+        problem_sums, problem_squares = first_sums(problem, power, shown)
+        sums.append(problem_sums)
+        squares.append(problem_squares)
+        if seeds:
+            totals = [total + score for total, score in zip(totals, scaled(problem, power))]
+    rows = []
+    for k in ks:
+        reason = undefined(k, samples, f"avg@{k:,}")
+        if reason:
+            rows.append(AverageRow(k, None, reason=reason))
+            continue
+        at = shown.index(k)
+        firsts = [problem_sums[at] for problem_sums in sums]
+        scale = k << power
+        exact = Fraction(sum(firsts), len(firsts) * scale)
+        row = AverageRow(k, estimate(np.array([total / scale for total in firsts]), exact=exact))
+        if seeds and k >= 2:
+            row.seeds_sd, row.seeds_se = seed_spread(totals, len(scores) << power, k)
+            within = {pair: sqrt_nearest(*_scaled_variance(*pair, k, power))
+                      for pair in set(zip(firsts, (problem_squares[at] for problem_squares in squares)))}
+            row.within_sd = math.fsum(within[pair] for pair in zip(firsts, (s[at] for s in squares))) / len(scores)
+        rows.append(row)
+    return Averages(seeds, rows)
+
+
+def _scaled_variance(total: int, squares: int, count: int, power: int) -> tuple[int, int]:
+    """The sample variance of count scores whose sum is total / 2^power and sum of squares squares / 4^power."""
+    spread, denominator = sample_variance(total, squares, count)
+    return spread, denominator << (2 * power)
