@@ -1,10 +1,11 @@
 """maj@k, majority voting over extracted answers, without bias and exactly.
 
-One problem has n samples, each with an extracted answer (None or "[invalid]":
-no answer, no vote) and a verdict. Voting over k samples picks the most frequent
-valid answer; maj@k is the expected score of that vote over a uniformly random
-k-subset of the n samples, all C(n, k) subsets equally likely. It does not
-depend on the order of the samples, unlike a vote over "the first k".
+One problem has n samples, each with an extracted answer (None, or a text of
+NO_ANSWER such as "[invalid]": no answer, no vote) and a verdict. Voting over
+k samples picks the most frequent valid answer; maj@k is the expected score of
+that vote over a uniformly random k-subset of the n samples, all C(n, k)
+subsets equally likely. It does not depend on the order of the samples, unlike
+a vote over "the first k".
 
 Score of one vote (vote_score):
 
@@ -21,7 +22,9 @@ an answer judged correct in one sample and wrong in another is two answers
 NeMo-Skills' own majority@k (nemo_skills/evaluation/metrics/base.py,
 _compute_majority_at_k) votes over the first k seeds, predicted_answers[:k];
 for k = n both are the same vote, and first_k_majority reproduces theirs for
-k < n. passk's majority_at_k averages over all k-subsets instead.
+k < n. passk's majority_at_k averages over all k-subsets instead. Only a
+missing answer (None) abstains there: an empty answer "" votes, so the
+NeMo-Skills reader passes such texts as Verbatim("") (voting), which votes.
 
 The dynamic program (majority_at_k_exact): the subset's count of each answer is
 multivariate hypergeometric. For each correct answer g with m_g samples and
@@ -76,6 +79,19 @@ def votes_by_problem(runs: Iterable[tuple[Mapping[str, Answer], Mapping[str, boo
                 votes.answers.append(answers.get(problem))
                 votes.correct.append(verdict)
     return problems
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    """An extracted answer that votes as it is although it reads as no answer ("", "[invalid]"): what a harness
+    that drops only a missing answer (None), as NeMo-Skills does, counts as an answer."""
+
+    text: str
+
+
+def voting(answer: Answer) -> Answer:
+    """answer as a vote that only None withholds: a text of NO_ANSWER becomes Verbatim(text), anything else stays."""
+    return Verbatim(answer) if isinstance(answer, str) and answer.strip() in NO_ANSWER else answer
 
 
 def is_vote(answer: Answer) -> bool:

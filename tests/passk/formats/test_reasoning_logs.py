@@ -143,8 +143,8 @@ def test_each_samples_extracted_answer_is_kept():
     (lines({"id": "", "symbolic_correct": True}),
      'Line 1: "id": the task id is empty'),
     (lines({"id": "a", "generation": "...", "predicted_answer": "4"}, {"id": "b", "predicted_answer": None}),
-     "None of the 2 lines has a verdict (symbolic_correct, judge_correct, judgement, is_correct): these look like "
-     "generations before evaluation"),
+     "None of the 2 lines has a verdict (symbolic_correct, judge_correct, judgement, is_correct, expected_judgement, "
+     "proof_status, is_correct-plus, strict_eval, loose_eval): these look like generations before evaluation"),
 ])
 def test_errors_name_the_line(content, message):
     with pytest.raises(FormatError) as error:
