@@ -52,7 +52,8 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
         if fmt not in (None, inspect_log.NAME):
             raise FormatError(f"The input is a zip archive, not {FORMAT_NAMES[fmt]}; the only zip archives read "
                               "are Inspect .eval logs.")
-        problems, warnings, source_name = inspect_log.read_archive(_rewound(head, stream), max_problems, budget)
+        problems, warnings, source_name = inspect_log.read_archive(_rewound(head, stream), max_problems, budget,
+                                                                   suite)
         return _parsed(problems, inspect_log.NAME, source_name, warnings)
     if head.startswith(lighteval.MAGIC) or fmt == lighteval.NAME:   # a Parquet file: lighteval details, or said not
         problems, warnings, source_name = _read_parquet(head, stream, fmt, suite, max_problems, budget)
@@ -75,6 +76,9 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
         name = document_format(document)
     if name == "humaneval":  # one results line, sent without a .jsonl name
         return _parsed(LINE_READERS[name].read_lines([head], max_problems), name)
+    if name == inspect_log.NAME:   # a log of several scores, one chosen by suite, and warnings of that one
+        problems, warnings = inspect_log.read_log(document, suite, max_problems)
+        return _parsed(problems, name, source_of(name, document), warnings)
     return _parsed(READERS[name].read(document, suite, max_problems), name, source_of(name, document),
                    warnings_of(name, document))
 
@@ -138,9 +142,9 @@ def _parsed(problems: list[Problem], name: str, source: str | None = None,
 
 
 def _names_runs(fmt: str | None) -> bool:
-    """True when fmt (None: not yet known) may name its runs by suite, as lm-eval's filters and lighteval's
-    metrics are."""
-    return fmt is None or hasattr(READERS[fmt], "read_run") or fmt == lighteval.NAME
+    """True when fmt (None: not yet known) may name its runs by suite, as lm-eval's filters, lighteval's
+    metrics and Inspect's scores are."""
+    return fmt is None or hasattr(READERS[fmt], "read_run") or fmt in (lighteval.NAME, inspect_log.NAME)
 
 
 def _check_choice(name: str, value: str | None, allowed: Collection[str], allow_none: bool = False) -> None:

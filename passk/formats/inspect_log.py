@@ -10,12 +10,16 @@ the samples are read, with json and zipfile alone (inspect_ai itself is not need
 deflate or, since inspect_ai 0.3.206 (its default), zstd (zip method 93): Python 3.14's zipfile
 unpacks zstd, and before 3.14 the same zipfile from backports.zstd does.
 
-Each sample id is a problem and its epochs are its samples: n is the number of epochs present for
-the id, c the number that pass. A score value of "C" (Inspect's CORRECT), 1 or true is a pass;
-"I" (INCORRECT), "P" (PARTIAL), "N" (NOANSWER), 0 and false are a fail; any other value, such as
-a float strictly between 0 and 1 or a dict of several values, is an error, as it has no pass rule.
-With several scorers the first, in the log's order, is used. A sample that ended in an error
-without a score is left out.
+Each sample id is a problem and its epochs are its samples: n is the number of epochs scored for the id,
+Problem.scores each epoch's score in epoch order, and c the number with full credit (a score of 1). Scores
+are read as Inspect's value_to_float reads them (passk.formats._inspect_scores): C, 1, true and "yes" are 1,
+P (partial) 0.5, I, N, 0, false and "no" 0, a number from 0 to 1 itself (a graded score, such as 0.65).
+A log holds one score per scorer, or per key of a scorer whose value is a dict, named as Inspect's results
+name them; the suite choice names the one read (default: the first, in the samples' order), as EvalPlus's
+suites are chosen. A sample that ended in an error without a score, or whose score is NaN (unscored), is
+left out, as Inspect's metrics leave it out. A log without samples (a header, as `inspect log dump
+--header-only` writes) holds aggregates only and is refused; one holding fewer samples than its results
+count is read with a warning.
 """
 
 import io
@@ -26,11 +30,13 @@ from collections.abc import Collection, Iterable, Iterator
 from typing import BinaryIO
 
 from passk.formats import _cost
-from passk.formats._core import JSON, FormatError, Problem, Tally, add_sample, count, field, key_path, show, tallied
-from passk.formats._core import task_id_of
+from passk.formats import _inspect_scores
+from passk.formats._core import JSON, FormatError, Problem, count, field, key_path, show, task_id_of
+from passk.formats._inspect_scores import Named, Unscored
 from passk.formats._json import RETRACE_BYTES, parse_json, parse_short
 from passk.formats.registry import register
-from passk.limits import LARGER_RUNS, LIMITS, Budget, Limits, MiB, TooLarge, size
+from passk.formats.evalplus import SUITES
+from passk.limits import LARGER_RUNS, LIMITS, Budget, Limits, MiB, TooLarge, size, too_many_problems
 
 if sys.version_info >= (3, 14):
     import zipfile
@@ -41,24 +47,26 @@ else:   # Python 3.14's zipfile, which unpacks zstd members (method 93) a bounde
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
 TITLE = "Inspect (inspect_ai) .eval or .json log"
-SIGNATURE = 'an object with "version" and "eval": {"task", "model"}, and "samples"'   # what detection looks for
+SIGNATURE = 'an object with "eval": {"task", "model"} and "samples", "results" or "version"'   # what detection seeks
 SOURCE = "Inspect (inspect_ai) log"
 ZIP_MAGIC = b"PK\x03\x04"
 HEADER = "header.json"
 LOCAL_HEADER = 30         # bytes of a member's local header before its name
 END_RECORD, ZIP64_LOCATOR = 22, 20   # bytes of the end of central directory record, and of the zip64 locator
 SAMPLE_KEYS = frozenset(("id", "epoch", "scores", "score", "error"))   # what is kept of a sample
-HEADER_KEYS = frozenset(("version", "status"))   # what is kept of the header
-PASSES, FAILS = ("C",), ("I", "P", "N")
-SCORED = PASSES + FAILS
+HEADER_KEYS = frozenset(("version", "status", "results"))   # what is kept of the header
+LOG_KEYS = frozenset(("version", "status", "results", "samples", "plan", "stats"))   # an EvalLog's own keys
 SAMPLE_MEMBER = re.compile(r"samples/.+_epoch_[0-9]+\.json", re.DOTALL)
-PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
+PASS_RULE = (f"Inspect scores are read as Inspect reads them ({_inspect_scores.RULE}), and a sample passes with "
+             "full credit, a score of 1.")
 
 
 def looks_like(document: JSON) -> bool:
-    """An object with a "version" and an "eval" that names its "task" and "model", as an EvalLog."""
+    """An object with an "eval" that names its "task" and "model" (strings) and one of an EvalLog's own keys
+    ("version", "samples", "results", ...): a log, or a header without samples."""
     spec = document.get("eval") if isinstance(document, dict) else None
-    return isinstance(spec, dict) and "version" in document and {"task", "model"} <= spec.keys()
+    return (isinstance(spec, dict) and isinstance(spec.get("task"), str) and isinstance(spec.get("model"), str)
+            and not LOG_KEYS.isdisjoint(document))
 
 
 def source(document: JSON) -> str:
@@ -68,20 +76,25 @@ def source(document: JSON) -> str:
 
 def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
     """Read an Inspect .json log: each sample id is a problem, each of its epochs a sample."""
-    return _count(_json_samples(document), document, limit)[0]
+    return read_log(document, suite, limit)[0]
 
 
 def warnings(document: JSON) -> list[str]:
-    """The pass rule, and what else a reader of the log should know (scorers, epochs, errors, status)."""
-    return _count(_json_samples(document), document, None)[1]
+    """What a reader of the log should know besides its counts, when its first score is read (see read_log)."""
+    return read_log(document, SUITES[-1], None)[1]
 
 
-def read_archive(file: BinaryIO, limit: int | None,
-                 budget: Budget | None = None) -> tuple[list[Problem], list[str], str]:
+def read_log(document: JSON, suite: str, limit: int | None) -> tuple[list[Problem], list[str]]:
+    """(problems, warnings) of an Inspect .json log; suite names the score read ("base" or "plus": the first)."""
+    return _count(_json_samples(document), document, suite, limit)
+
+
+def read_archive(file: BinaryIO, limit: int | None, budget: Budget | None = None,
+                 suite: str = SUITES[-1]) -> tuple[list[Problem], list[str], str]:
     """Read an Inspect .eval log, a seekable binary file of a zip archive; return (problems, warnings, source).
 
-    The archive's entries are checked before any member is unpacked: at most
-    limits.archive_members of them, no name twice, no two overlapping, and at
+    suite names the score read, as read_log's does. The archive's entries are checked before any member is
+    unpacked: at most limits.archive_members of them, no name twice, no two overlapping, and at
     most limits.unpacked_bytes unpacked in all (and what the budget, a
     passk.limits.Budget, has left; limits: the budget's, else LIMITS). No member is unpacked past the size its entry
     declares, and of a sample only the keys counted are kept.
@@ -102,7 +115,7 @@ def read_archive(file: BinaryIO, limit: int | None,
         header = _member_json(archive, archive.getinfo(HEADER), budget, HEADER_KEYS)
         samples = ((member.filename, _member_json(archive, member, budget, SAMPLE_KEYS)) for member in members
                    if _is_sample(member.filename))
-        problems, notes = _count(samples, header, limit)
+        problems, notes = _count(samples, header, suite, limit)
     return problems, notes, _source(".eval", header.get("version") if isinstance(header, dict) else None)
 
 
@@ -115,26 +128,25 @@ def _json_samples(document: JSON) -> Iterator[tuple[str, JSON]]:
     """(path, sample) for each sample of a .json log."""
     samples = document.get("samples") if isinstance(document, dict) else None
     if not isinstance(samples, list):
-        raise FormatError('The Inspect log has no "samples": it is a header only, or was written without '
-                          "samples (--no-log-samples); pass@k needs the score of each sample.")
+        total = _total_samples(document)
+        over = f" over its {total:,} samples" if total else ""
+        raise FormatError(f"The Inspect log holds no samples, only its header and results, as inspect log dump "
+                          f"--header-only or a run with --no-log-samples writes it: its accuracy{over} is an "
+                          "aggregate, while pass@k needs the score of each sample; give the .eval log itself, or "
+                          "its JSON with the samples (inspect log dump, without --header-only).")
     return ((f"samples[{index}]", sample) for index, sample in enumerate(samples))
 
 
-def _count(samples: Iterable[tuple[str, JSON]], header: JSON, limit: int | None) -> tuple[list[Problem], list[str]]:
-    """(problems, warnings) from (path, sample) pairs and the log's header (its status)."""
-    tally: Tally
-    seen: dict[tuple[str, int], str]   # (sample id, epoch) -> where it is
-    epochs: dict[str, int]   # sample id -> its epochs counted
-    tally, seen, epochs = {}, {}, {}
-    scorers: list[str] | None
-    scorers, errored = None, 0
+def _count(samples: Iterable[tuple[str, JSON]], header: JSON, suite: str,
+           limit: int | None) -> tuple[list[Problem], list[str]]:
+    """(problems, warnings) from (path, sample) pairs and the log's header (its status and results)."""
+    wanted = None if suite in SUITES else suite
+    scored: dict[str, dict[int, float]] = {}   # sample id -> {epoch: its score}
+    seen: dict[tuple[str, int], str] = {}   # (sample id, epoch) -> where it is
+    named: list[Named] = []   # the log's scores, from its first sample with scores
+    errored = unscored = 0
     for path, sample in samples:
-        glanced = _glance(sample)
-        if glanced is None:   # something to refuse, or an id or epoch written unusually: the full checks
-            sample_id = task_id_of(field(sample, "id", _at(path)), _at(path, "id"))
-            epoch = count(field(sample, "epoch", _at(path)), "epoch", _at(path, "epoch"))
-        else:
-            sample_id, epoch = glanced
+        sample_id, epoch = _sample_key(path, sample)
         earlier = seen.setdefault((sample_id, epoch), path)
         if earlier != path:
             raise FormatError(f"{_at(path)}: {_named(sample_id, epoch)} appears twice (also at {earlier}); each "
@@ -146,13 +158,43 @@ def _count(samples: Iterable[tuple[str, JSON]], header: JSON, limit: int | None)
         if not isinstance(scores, dict) or not scores:
             raise FormatError(f"{_at(path, 'scores')}: {_named(sample_id, epoch)} has no scores; score the log "
                               "first (inspect score) and give the scored log.")
-        scorers = scorers or list(scores)
-        add_sample(tally, sample_id, _passed(scores, scorers[0], path, sample_id, epoch), _at(path, "id"), limit)
-        epochs[sample_id] = epochs.get(sample_id, 0) + 1
-    if not tally:
-        raise FormatError(_nothing_scored(errored))
-    assert scorers is not None   # set by the first sample counted, and one was
-    return tallied(tally), _notes(header, scorers, epochs.values(), errored)
+        named = named or _inspect_scores.named_scores(scores)
+        try:
+            score = _score(scores, _inspect_scores.chosen(named, wanted), path, sample_id, epoch)
+        except Unscored:
+            unscored += 1
+            continue
+        _add(scored, sample_id, epoch, score, limit)
+    if not scored:
+        raise FormatError(_nothing_scored(errored, unscored))
+    problems = [_problem(sample_id, epochs) for sample_id, epochs in scored.items()]
+    return problems, _notes(header, named, _inspect_scores.chosen(named, wanted), problems,
+                            (errored, unscored, len(seen)))
+
+
+def _sample_key(path: str, sample: JSON) -> tuple[str, int]:
+    """(sample id, epoch) of a sample, checked at a glance or, when written unusually, in full."""
+    glanced = _glance(sample)
+    if glanced is not None:
+        return glanced
+    sample_id = task_id_of(field(sample, "id", _at(path)), _at(path, "id"))
+    return sample_id, count(field(sample, "epoch", _at(path)), "epoch", _at(path, "epoch"))
+
+
+def _add(scored: dict[str, dict[int, float]], sample_id: str, epoch: int, score: float, limit: int | None) -> None:
+    """Keep an epoch's score, refusing more than limit sample ids (None: any number)."""
+    epochs = scored.get(sample_id)
+    if epochs is None:
+        if limit is not None and len(scored) >= limit:
+            raise FormatError(too_many_problems(limit))
+        epochs = scored[sample_id] = {}
+    epochs[epoch] = score
+
+
+def _problem(sample_id: str, epochs: dict[int, float]) -> Problem:
+    """A sample id's problem: its epochs' scores in epoch order, c those with full credit."""
+    scores = tuple(epochs[epoch] for epoch in sorted(epochs))
+    return Problem(sample_id, len(scores), scores.count(1.0), scores=scores)
 
 
 def _glance(sample: JSON) -> tuple[str, int] | None:
@@ -183,42 +225,52 @@ def _scores(sample: JSON) -> JSON:
     return sample.get("scores")
 
 
-def _passed(scores: dict[str, JSON], scorer: str, path: str, sample_id: str, epoch: int) -> bool:
-    """True for a pass ("C", 1, true), False for a fail ("I", "P", "N", 0, false); any other value is an error."""
-    score = scores.get(scorer)
-    value = score.get("value") if type(score) is dict else None
-    if value.__class__ is str and value in SCORED:   # the common score, read at a glance
-        return value in PASSES
+def _score(scores: dict[str, JSON], score: Named, path: str, sample_id: str, epoch: int) -> float:
+    """The sample's score named score, in [0, 1]; Unscored for NaN, a FormatError for any other value."""
+    entry = scores.get(score.scorer)
+    value = entry.get("value") if type(entry) is dict else None
+    if value.__class__ is str and value in _inspect_scores.LETTERS:   # the common score, read at a glance
+        return _inspect_scores.LETTERS[value]
     named = _named(sample_id, epoch)
-    if scorer not in scores:
-        raise FormatError(f"{_at(path, 'scores')}: {named} has no score from {show(scorer)}, the scorer used "
-                          "(the first of the log's); every sample needs one.")
-    value = field(scores[scorer], "value", _at(path, key_path("scores", scorer)))
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value in PASSES + FAILS:
-        return value in PASSES
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return value == 1
-    shown = f"a dict of several values ({', '.join(map(str, value))[:60]})" if isinstance(value, dict) else show(value)
-    partial = " (a partial score)" if isinstance(value, float) and 0 < value < 1 else ""
-    raise FormatError(f"{_at(path, key_path('scores', scorer) + '.value')}: {named} is scored {shown}{partial} "
-                      f"by {show(scorer)}, which is neither a pass nor a fail; pass@k reads C, 1 and true as a pass "
-                      "and I, P, N, 0 and false as a fail, so score the log with a scorer that gives those.")
+    if score.scorer not in scores:
+        raise FormatError(f"{_at(path, 'scores')}: {named} has no score from {show(score.scorer)}, the scorer read; "
+                          "every sample needs one.")
+    where = key_path("scores", score.scorer)
+    value = field(scores[score.scorer], "value", _at(path, where))
+    where += ".value"
+    if score.key is not None:
+        if not isinstance(value, dict) or score.key not in value:
+            raise FormatError(f"{_at(path, where)}: {named} has no {show(score.key)} in its value; the scorer "
+                              f"{show(score.scorer)} gives a dict of values, and every sample needs the key read.")
+        value, where = value[score.key], key_path(where, score.key)
+    result = _inspect_scores.score_of(value)
+    if result is None:
+        shown, reason = _inspect_scores.why_not(value)
+        raise FormatError(f"{_at(path, where)}: {named} is scored {shown} by {show(score.name)}, {reason}; pass@k "
+                          f"reads a score from 0 to 1 as Inspect does ({_inspect_scores.RULE}), so choose a score "
+                          "that gives one (suite=, --suite) or score the log with a scorer that does.")
+    return result
 
 
-def _notes(header: JSON, scorers: list[str], epochs: Collection[int], errored: int) -> list[str]:
-    """The warnings of a log: the pass rule, the scorer used, differing epochs, errored samples, its status."""
-    notes = [PASS_RULE]
-    if len(scorers) > 1:
-        others = ", ".join(show(scorer) for scorer in scorers[1:])
-        notes.append(f"The samples have {len(scorers)} scorers; the first, {show(scorers[0])}, was used "
-                     f"(also in the log: {others}).")
+def _notes(header: JSON, named: list[Named], score: Named, problems: list[Problem],
+           left_out: tuple[int, int, int]) -> list[str]:
+    """The warnings of a log: the score rule, partial credit, the score read, differing epochs, samples left out
+    or missing from the file, its status. left_out: (samples errored, unscored, in the file)."""
+    errored, unscored, records = left_out
+    notes = [PASS_RULE, *_partial_credit(problems), *_scores_named(named, score)]
+    epochs = [problem.n for problem in problems]
     if min(epochs) != max(epochs):
         notes.append(f"Epochs per sample differ ({min(epochs):,} to {max(epochs):,}); each sample uses its own count.")
     if errored:
-        notes.append(f"{errored:,} sample{'s' if errored > 1 else ''} ended in an error without a score and "
-                     f"{'were' if errored > 1 else 'was'} left out.")
+        notes.append(f"{_samples(errored)} ended in an error without a score and {_were(errored)} left out.")
+    if unscored:
+        notes.append(f"{_samples(unscored)} {_were(unscored)} unscored (a NaN score) and left out, as Inspect's "
+                     "metrics leave them out.")
+    total = _total_samples(header)
+    if total and records < total:
+        notes.append(f"The log holds {records:,} of the {total:,} samples its results count (total_samples, "
+                     "samples × epochs); the others are not in the file, so these figures are for the "
+                     f"{records:,} present, not for the whole evaluation.")
     status = header.get("status") if isinstance(header, dict) else None
     if status not in (None, "success"):
         notes.append(f"The Inspect log's status is {show(status)}, not \"success\", so it may hold only "
@@ -226,10 +278,53 @@ def _notes(header: JSON, scorers: list[str], epochs: Collection[int], errored: i
     return notes
 
 
-def _nothing_scored(errored: int) -> str:
-    if errored:
-        which = "its only sample" if errored == 1 else f"all {errored:,} samples"
-        return f"The Inspect log has no scored samples: {which} ended in an error; there is nothing to count."
+def _partial_credit(problems: list[Problem]) -> list[str]:
+    """The warning of a log with scores between 0 and 1, none for one of 0s and 1s."""
+    partial = [score for problem in problems for score in problem.scores or () if 0.0 < score < 1.0]
+    if not partial:
+        return []
+    samples = sum(problem.n for problem in problems)
+    verb = "has" if len(partial) == 1 else "have"
+    return [f"{len(partial):,} of the {samples:,} samples scored {verb} partial credit (a score between 0 and 1, "
+            f"such as {partial[0]:g}); pass@k counts full credit (a score of 1) as a pass, and the graded mean and "
+            "max@k read the scores themselves."]
+
+
+def _scores_named(named: list[Named], score: Named) -> list[str]:
+    """The warning of a log of several scores: which was read, and the others."""
+    if len(named) < 2:
+        return []
+    others = [other.name for other in named if other != score]
+    listed = ", ".join(show(name) for name in others[:5]) + (f" and {len(others) - 5:,} more" if len(others) > 5
+                                                             else "")
+    of = f" (a key of the dict of values scorer {show(score.scorer)} gives)" if score.key is not None else ""
+    return [f"The log holds {len(named)} scores, each a run: this is {show(score.name)}{of}. "
+            f"The other{'s' if len(others) > 1 else ''}: {listed}; choose one with the suite choice "
+            "(suite=, --suite)."]
+
+
+def _total_samples(header: JSON) -> int | None:
+    """The samples the log's results count (dataset samples × epochs), when it says."""
+    results = header.get("results") if isinstance(header, dict) else None
+    total = results.get("total_samples") if isinstance(results, dict) else None
+    return total if type(total) is int and total > 0 else None
+
+
+def _samples(number: int) -> str:
+    return f"{number:,} sample{'s' if number > 1 else ''}"
+
+
+def _were(number: int) -> str:
+    return "were" if number > 1 else "was"
+
+
+def _nothing_scored(errored: int, unscored: int) -> str:
+    left = errored + unscored
+    if left:
+        which = "its only sample" if left == 1 else f"all {left:,} samples"
+        why = " or ".join(reason for reason, there in (("ended in an error", errored),
+                                                        (f"{_were(left)} unscored (a NaN score)", unscored)) if there)
+        return f"The Inspect log has no scored samples: {which} {why}; there is nothing to count."
     return ("The Inspect log has no samples: it was written without them (--no-log-samples) or before any "
             "finished; pass@k needs the score of each sample.")
 

@@ -30,7 +30,8 @@ TAU2 = FIXTURES / "taubench" / "tau2_airline_gpt-4.1_results.json"
 TAU2_DIR = FIXTURES / "taubench" / "tau2_dir_results.json"
 INSPECT_JSON = FIXTURES / "inspect" / "2025-01-10T12-00-00+00-00_gsm8k_Fq9nH2yTmV5cQ8rL3pXw7a.json"
 INSPECT_EVAL = FIXTURES / "inspect" / "humaneval_eval"   # the members of an .eval log, unpacked
-PASS_RULE = "Inspect scores: C, 1 and true count as a pass; I, P (partial), N, 0 and false count as a fail."
+PASS_RULE = ('Inspect scores are read as Inspect reads them (C, true, "yes" and 1 are 1; P is 0.5; I, N, false, "no" '
+             "and 0 are 0; a number from 0 to 1 is itself), and a sample passes with full credit, a score of 1.")
 
 
 def counts(parsed):
@@ -175,10 +176,14 @@ def test_inspect_json_log_counts_each_sample_ids_epochs():
     parsed = read_file(INSPECT_JSON)
     # scorer "match": id 1 scores C, C, I; id 2 scores I, P, N; id gsm-3 scores C, (an error), C.
     assert parsed.format == "inspect" and counts(parsed) == [("1", 3, 2), ("2", 3, 0), ("gsm-3", 2, 2)]
+    assert [p.scores for p in parsed.problems] == [(1.0, 1.0, 0.0), (0.0, 0.5, 0.0), (1.0, 1.0)]
     assert parsed.source == "Inspect (inspect_ai) .json log, format version 2"
     assert parsed.warnings == [
         PASS_RULE,
-        'The samples have 2 scorers; the first, "match", was used (also in the log: "includes").',
+        "1 of the 8 samples scored has partial credit (a score between 0 and 1, such as 0.5); pass@k counts full "
+        "credit (a score of 1) as a pass, and the graded mean and max@k read the scores themselves.",
+        'The log holds 2 scores, each a run: this is "match". The other: "includes"; choose one with the suite '
+        "choice (suite=, --suite).",
         "Epochs per sample differ (2 to 3); each sample uses its own count.",
         "1 sample ended in an error without a score and was left out.",
     ]
@@ -234,26 +239,27 @@ def test_inspect_pass_rule(values, passed):
 
 
 @pytest.mark.parametrize("value, shown", [
-    (0.5, "is scored 0.5 (a partial score)"),
-    ({"accuracy": 1, "f1": 0.5}, "is scored a dict of several values (accuracy, f1)"),
-    ("A", 'is scored "A"'),
-    (2, "is scored 2"),
-    (None, "is scored null"),
+    (1.5, 'is scored 1.5 by "match", outside 0 to 1'),
+    (-0.25, 'is scored -0.25 by "match", outside 0 to 1'),
+    ([1, 0.5], 'is scored a list of 2 values by "match", not one score'),
+    ("A", 'is scored "A" by "match", which Inspect reads as no score (it counts it 0, with a warning)'),
+    (2, 'is scored 2 by "match", outside 0 to 1'),
+    (None, 'is scored null by "match", which is no score'),
 ])
-def test_an_inspect_value_without_a_pass_rule_is_an_error_naming_the_sample_and_value(value, shown):
+def test_an_inspect_value_that_is_no_score_from_0_to_1_is_an_error_naming_the_sample_and_value(value, shown):
     samples = [scored("s1", 1, "C"), scored(7, 2, value)]
     with pytest.raises(FormatError) as error:
         read_problems(inspect_log_json(samples))
     message = str(error.value)
-    assert message.startswith(f'At samples[1].scores["match"].value: sample "7", epoch 2, {shown} by "match"')
-    assert "pass@k reads C, 1 and true as a pass" in message
+    assert message.startswith(f'At samples[1].scores["match"].value: sample "7", epoch 2, {shown}; ')
+    assert "pass@k reads a score from 0 to 1 as Inspect does" in message
 
 
 def test_inspect_errors_in_an_eval_archive_name_the_member():
     members = {"header.json": {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}},
-               "samples/3_epoch_1.json": scored(3, 1, 0.25)}
+               "samples/3_epoch_1.json": scored(3, 1, 1.25)}
     with pytest.raises(FormatError, match=r'^In samples/3_epoch_1.json, at scores\["match"\].value: sample "3", '
-                                          r"epoch 1, is scored 0.25 \(a partial score\)"):
+                                          r'epoch 1, is scored 1.25 by "match", outside 0 to 1;'):
         read_problems(eval_archive(members))
 
 
@@ -276,7 +282,7 @@ def test_the_first_scorer_is_used_and_every_sample_needs_it():
      "The Inspect log has no scored samples: its only sample ended in an error"),
     (inspect_log_json([]), "The Inspect log has no samples: it was written without them"),
     (json.dumps({"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}}),
-     'The Inspect log has no "samples": it is a header only'),
+     "The Inspect log holds no samples, only its header and results"),
 ])
 def test_inspect_errors_name_the_key_path(content, message):
     with pytest.raises(FormatError) as error:

@@ -87,7 +87,7 @@ def test_lmeval_verdicts_per_response_are_samples():
 
 
 @pytest.mark.parametrize("line, message", [
-    (lmeval_line(exact_match=0.5), 'Line 2: "exact_match" must be 1 or 0 (true or false) for each response; got 0.5'),
+    (lmeval_line(exact_match=1.5), 'Line 2: "exact_match" must be a score from 0 to 1 for each response'),
     (lmeval_line(metrics=[], exact_match=1), 'Line 2: "metrics" must list the names'),
     (lmeval_line(exact_match=[1, 0]), 'Line 2: "exact_match" has 2 verdicts for 1 responses'),
     (lmeval_line(filter=3), 'Line 2: "filter" must be a filter name; got 3'),
