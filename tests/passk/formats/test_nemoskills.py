@@ -286,3 +286,30 @@ def test_a_malformed_verdict_is_refused_naming_the_line_and_field(record, messag
     with pytest.raises(FormatError) as error:
         read_problems(lines(record), fmt="nemoskills")
     assert str(error.value) == message
+
+
+# benchmark -> {suite: NeMo-Skills' metric} of every real run, for the test below
+METRIC_OF = {
+    "answer-judge": {"plus": "correct_judgements"}, "gpqa": {"plus": "symbolic_correct"},
+    "hendrycks_math": {"plus": "symbolic_correct"}, "minif2f": {"plus": "lean4_correct"},
+    "human-eval": {"plus": "passing_plus_tests", "base": "passing_base_tests"},
+    "ifeval": {"strict": "prompt_strict_accuracy", "loose": "prompt_loose_accuracy"},
+}
+
+
+@needs_real_files
+@pytest.mark.parametrize("benchmark", sorted(METRIC_OF))
+def test_every_pass_and_majority_figure_of_nemo_skills_metrics_json(benchmark):
+    """Each pass@k and majority@k NeMo-Skills' metrics.json gives for the whole run (not its subsets)."""
+    stored = json.loads((REALDATA / f"{NEMO}eval-results_metrics.json").read_text())[benchmark]
+    for suite, metric in METRIC_OF[benchmark].items():
+        problems = real_run(benchmark, suite).problems
+        figures = {name: value[metric] for name, value in stored.items() if name.startswith(("pass@", "majority@"))
+                   and "[" not in name}
+        n = problems[0].n
+        voted = {f"majority@{k}" for k in range(2, n + 1)} if problems[0].votes else set()
+        assert set(figures) == {f"pass@{k}" for k in range(1, n + 1)} | voted   # every figure, none left out
+        for name, figure in figures.items():
+            kind, k = name.split("@")
+            ours = pass_at_k(problems, int(k)) if kind == "pass" else first_k(problems, int(k))
+            assert abs(float(ours) - figure / 100) <= 1e-15, (suite, name)
