@@ -16,7 +16,7 @@ from passk.benchmark import summarize
 from passk.formats import FormatError, read_files, read_problems
 from passk.formats.detect import detect_format
 from passk.formats.nemoskills import judgement_of
-from passk.majority import Verbatim, first_k_majority, majority_at_k_exact
+from passk.majority import Verbatim, first_k_majority, majority_at_k_exact, voting
 from where import FIXTURES, REALDATA
 
 NEMO = "nemoskills__NVIDIA_NeMo-Skills__"
@@ -197,6 +197,18 @@ def test_an_empty_answer_votes_and_only_null_abstains():
     # NeMo-Skills' majority@2 and @3: 66.67 each (dropping "" would give 1 and 1)
     assert first_k(parsed.problems, 2) == first_k(parsed.problems, 3) == Fraction(2, 3)
     assert every_subset(parsed.problems, 2) == Fraction(2, 3)   # 8/9 if "" abstained
+
+
+@pytest.mark.parametrize("answer, vote", [
+    ("", Verbatim("")), (" [invalid] ", Verbatim(" [invalid] ")), (None, None), ("7", "7"), (7, 7)])
+def test_only_a_missing_answer_abstains_in_a_nemo_skills_vote(answer, vote):
+    assert voting(answer) == vote
+
+
+def test_other_readers_keep_their_no_answer_markers():
+    """lm-eval's "[invalid]" (its filters' no-match) and an empty answer still abstain where no reader says else."""
+    assert majority_at_k_exact(["[invalid]", "", "7"], [False, False, True], 2) == Fraction(2, 3)
+    assert majority_at_k_exact([voting("[invalid]"), voting(""), "7"], [False, False, True], 2) == Fraction(1, 3)
 
 
 # NeMo-Skills @ 0b012df8, tests/data/output-rs{0,1,2}.test (50 MATH problems, 3 seeds, with ids): passk's maj@2 over
