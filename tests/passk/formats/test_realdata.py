@@ -8,13 +8,13 @@ with passk's own pass@k (and pass^k, C(c, k)/C(n, k), where the harness gives it
 
 The layouts issue 17 added readers for (NOT_READ_YET, all now in READ) are
 checked the same way. The fourth round's files (FOURTH_ROUND: layouts passk
-misreads or refuses today) assert the harness's figures and behaviour as
-SOURCES.md gives them, by the harness's own rule (NeMo-Skills' answer-judge
-verdict, its first-k majority vote, Inspect's per-key scores); where passk falls
-short today the test is a strict xfail naming issue 27, which adds those readers,
-raising what happens today (ValueError: a refusal; AssertionError: a misread or a
-missing warning), so it passes once issue 27 lands and no other breakage hides
-behind it. Data-level tests check each figure against the lines of the file
+misread or refused before issue 27 added their readers) assert the harness's
+figures and behaviour as SOURCES.md gives them, by the harness's own rule
+(NeMo-Skills' answer-judge verdict, its first-k majority vote, Inspect's per-key
+scores). A layout a later round brings and no reader handles yet goes in TODAY:
+its test is then a strict xfail naming the issue that adds the reader, raising
+what happens today (ValueError: a refusal; AssertionError: a misread or a missing
+warning), so it passes once the reader lands and no other breakage hides behind it. Data-level tests check each figure against the lines of the file
 itself and, where the harness wrote one, its metrics file.
 Files that hold a harness's aggregate figures rather than a run are not read
 as runs; they serve as the harness's own numbers to compare with.
@@ -134,16 +134,9 @@ FOURTH_ROUND = {
 REFUSED = {INSPECT_NO_SAMPLES: r"\bno samples\b"}
 
 # What passk does today instead of the harness's figures, by (row, suite): the exception the check raises (ValueError:
-# passk refuses the file; AssertionError: it reads other counts) and why. A pair absent here already gives the figures;
-# remove a pair once issue 27 lands (its strict xfail then fails as XPASS).
-TODAY = {
-    (NEMO_HUMANEVAL, "plus"): (AssertionError, "is_correct-plus is never read: the plus suite gets the base counts"),
-    (NEMO_LEAN, None): (ValueError, "proof_status lines are refused as invalid JSON (Extra data at line 2)"),
-    (NEMO_IFEVAL, None): (ValueError, "strict_eval lines are refused as invalid JSON (Extra data at line 2)"),
-    (TAU2, None): (ValueError, 'a bare list of simulations is misdetected as counts ("field n is missing")'),
-    (INSPECT_DICT, "main_task_success"): (ValueError, "a scorer's dict of values is refused"),
-    (INSPECT_DICT, "side_task_success"): (ValueError, "a scorer's dict of values is refused"),
-}
+# passk refuses the file; AssertionError: it reads other counts) and why. A pair absent here gives the figures; remove
+# a pair once its reader lands (its strict xfail then fails as XPASS). Empty since issue 27 read the fourth round.
+TODAY: dict[tuple[str, str | None], tuple[type[Exception], str]] = {}
 
 # NeMo-Skills answer-judge by its own rule: each line's correct count of 4 seeds, and majority@k over the first k seeds
 # (the parsed judgement votes, None abstains, ties fractional) as exact fractions; SOURCES.md writes the majority in
@@ -478,18 +471,12 @@ def test_a_fourth_round_file_gives_the_harness_figures(row_name, suite):
 
 
 @needs_files
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "issue 27 reads the NeMo-Skills answer-judge layout as its harness does; today a sample whose judgement says "
-    "Yes passes, so 4 of the 12 lines get other counts (the totals agree by chance)"))
 def test_nemo_skills_answer_judge_counts_a_sample_correct_when_its_verdict_is_the_expected_one():
     parsed = read_run(files_of(NEMO_JUDGE), None)
     assert [problem.c for problem in parsed.problems] == JUDGE_COUNTS
 
 
 @needs_files
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "issue 27 reads the NeMo-Skills answer-judge layout as its harness does; today no sample carries its parsed "
-    "judgement as a vote, so every majority@k is 0"))
 def test_nemo_skills_answer_judge_majority_is_its_vote_over_the_first_k_seeds():
     parsed = read_run(files_of(NEMO_JUDGE), None)
     for k, figure in JUDGE_MAJORITY.items():
@@ -501,11 +488,7 @@ def test_nemo_skills_answer_judge_majority_is_its_vote_over_the_first_k_seeds():
 
 @needs_files
 @pytest.mark.parametrize("row_name", [
-    pytest.param(NEMO_HUMANEVAL, marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-        "issue 27 reads the NeMo-Skills human-eval layout as its harness does; today each sample votes no answer "
-        "and a maj@k table of zeros is shown"))),
-    pytest.param(NEMO_LEAN, marks=issue_27(NEMO_LEAN)),
-    pytest.param(NEMO_IFEVAL, marks=issue_27(NEMO_IFEVAL))])
+    NEMO_HUMANEVAL, NEMO_LEAN, NEMO_IFEVAL])
 def test_a_nemo_skills_run_without_answers_has_no_majority(row_name):
     """Nothing to vote on (no predicted_answer): no maj@k table at all, rather than one of zeros."""
     _, _, _, n, _ = FOURTH_ROUND[row_name]
@@ -514,17 +497,12 @@ def test_a_nemo_skills_run_without_answers_has_no_majority(row_name):
 
 
 @needs_files
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "issue 27 reads Inspect .json logs without samples; today a header-only log is misdetected as EvalPlus and "
-    "refused for its eval_id"))
 def test_an_inspect_log_without_samples_is_refused_as_holding_none():
     with pytest.raises(FormatError, match=f"(?i){REFUSED[INSPECT_NO_SAMPLES]}"):
         read_run([INSPECT_NO_SAMPLES], None)
 
 
 @needs_files
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "issue 27 warns when an Inspect log holds fewer samples than its results count; today no warning says so"))
 def test_an_inspect_log_holding_1_of_its_79_samples_says_so():
     parsed = read_run([INSPECT_TRIMMED], None)
     assert any(re.search(r"\b1 of (the |its )?79\b", warning) for warning in parsed.warnings), parsed.warnings
