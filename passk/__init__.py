@@ -8,6 +8,7 @@ passk.__main__. The public API for notebooks and scripts (passk.api, docs/api.md
   ``passk.plan(summary, target=1)`` answer as the JSON API does, show themselves in Jupyter and become pandas
   DataFrames (``to_frame()``);
 - ``passk.pass_at_k(n, c, k)`` and ``passk.estimate_pass_at_k`` compute single values and arrays;
+  ``passk.max_at_k(scores, k)`` the expected best of k graded scores (pass@k for 0/1 scores);
 - ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.frames, docs/frames.md);
 - ``passk.FormatError`` (a ValueError) is what reading raises: one sentence naming the file and what is wrong.
 
@@ -23,12 +24,13 @@ if TYPE_CHECKING:
     from passk.api import Comparison, Plan, Ranking, Run, Summary, compare, plan, rank, read, summarize
     from passk.formats import FormatError
     from passk.frames import from_frame
+    from passk.scores import max_at_k
 
 __all__ = ["pass_at_k", "estimate_pass_at_k", "from_frame", "read", "summarize", "compare", "rank", "plan",
-           "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError"]
+           "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError", "max_at_k"]
 __version__ = "1.0.0"   # the one place it is written: pyproject.toml reads it, passk --version prints it
 
-_LAZY = {"from_frame": "passk.frames", "FormatError": "passk.formats", **dict.fromkeys(
+_LAZY = {"from_frame": "passk.frames", "FormatError": "passk.formats", "max_at_k": "passk.scores", **dict.fromkeys(
     ["read", "summarize", "compare", "rank", "plan", "Run", "Summary", "Comparison", "Ranking", "Plan"], "passk.api")}
 
 

@@ -38,6 +38,7 @@ from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Parsed,
 from passk.formats._input import Source
 from passk.majority import TIES, Tie
 from passk.metrics import GPass, Majority
+from passk.metrics import Averages, Graded
 from passk.planner import KPlan, option_value
 from passk.ranking import KRanking, distinct_names, rank_runs
 from passk.ranking import Ranking as RankingResult
@@ -303,6 +304,8 @@ class Summary:
     planner: tuple[KPlan, ...]
     majority: Majority | None = None
     g_pass: GPass | None = None
+    graded: Graded | None = None        # the mean score and max@k, where some sample's score is neither 0 nor 1
+    averages: Averages | None = None    # avg@k and the seeds' spread, where the samples carry scores in order
     source: str = ""
     combined: str = ""
     suite: str | None = None
@@ -389,7 +392,8 @@ def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie 
         problems=len(result.problems), format=run.format, results=tuple(result.results),
         warnings=tuple(result.warnings), samples=result.samples, min_n=result.min_n, max_n=result.max_n,
         status={"broken": result.broken, "flaky": result.flaky, "solid": result.solid}, retries=result.retries,
-        planner=tuple(report.planner()), majority=result.majority, g_pass=result.g_pass, source=run.source,
+        planner=tuple(report.planner()), majority=result.majority, g_pass=result.g_pass,
+        graded=result.graded, averages=result.averages, source=run.source,
         combined=run.combined, suite=report.suite, run=run, report=report)
 
 

@@ -22,6 +22,7 @@ from typing import Any, BinaryIO, TextIO
 from passk.benchmark import KResult, Summary, compare, parse_ks
 from passk.columns import (CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS,
                            RESULT_COLUMNS, TERMINAL, Column, cells, headings)
+from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.curves import METHOD, curves_of
 from passk.display import p_value, plural, points as in_points
 from passk.estimator import DEFAULT_KS
@@ -29,6 +30,7 @@ from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena, read_files
 from passk.formats.evalarena import SeveralModels
 from passk.metrics import Beside, GPassRow, MajorityRow
+from passk.metrics import AverageRow, GradedRow
 from passk.output import JSON, TABLE, WRITTEN, curve_tables, ranking_tables, report_tables, written
 from passk.paper import suites
 from passk.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
@@ -346,6 +348,11 @@ def notices(report: Report, output: str) -> list[str]:
             beside = [*(summary.majority.results if summary.majority else ()),
                       *(summary.g_pass.results if summary.g_pass else ())]
             lines += [f"note: {where}{row.reason}" for row in beside if row.reason]
+            scored = [*(summary.graded.results if summary.graded else ()),
+                      *(summary.averages.results if summary.averages else ())]
+            lines += [f"note: {where}{row.reason}" for row in scored if row.reason]
+            if summary.graded:
+                lines.append(f"note: {where}{_mean_score(summary)}")
             if summary.majority:
                 lines += [f"note: {where}{sentence}" for sentence in (_maj_at_n(summary),
                                                                       summary.majority.voting_buys["sentence"])]
@@ -430,7 +437,34 @@ def beside_lines(summary: Summary, width: int | None = None) -> list[str]:
         lines += [f"\nG-Pass@k at tau = {tau:g}: at least ceil({tau:g} k) of k drawn samples pass; mG-Pass@k: its "
                   "mean over tau from 0.5 to 1 (Liu et al. 2024):"]
         lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS, width)
+    return lines + score_lines(summary, width)
+
+
+def score_lines(summary: Summary, width: int | None = None) -> list[str]:
+    """The graded scores' table (mean score and max@k, where some score is neither 0 nor 1) and avg@k's (where
+    the samples carry scores in order), as terminal tables fitted to width."""
+    lines = []
+    if summary.graded:
+        lines += [f"\n{_mean_score(summary)} max@k: the expected best of k scores drawn from each problem's n, every "
+                  "k-subset alike (pass@k for 0/1 scores); first k only: the mean best of the first k samples "
+                  "(NeMo-Skills' pass@k for graded scores):"]
+        lines += rows_lines(summary.graded.results, GRADED_COLUMNS, width)
+    if summary.averages:
+        spread = ("; SD across seeds: the sample SD of the first k seeds' means, and its SE (NeMo-Skills' "
+                  "std_dev_across_runs and std_err_across_runs)" if summary.averages.seeds else
+                  "; no SD across seeds, as the problems' n differ")
+        lines += [f"\navg@k: the mean score of the first k samples (lighteval's avg@k, NeMo-Skills' "
+                  f"pass@1[avg-of-k]){spread}:"]
+        lines += rows_lines(summary.averages.results, AVERAGE_COLUMNS, width)
     return lines
+
+
+def _mean_score(summary: Summary) -> str:
+    """The sentence of the mean score over problems (each problem's mean over its samples), with its interval."""
+    assert summary.graded
+    mean = summary.graded.mean
+    interval = f" (95% interval {_percent(mean.ci95[0])} to {_percent(mean.ci95[1])})" if mean.ci95 else ""
+    return f"Mean score, each problem's mean over its samples: {_percent(mean.value)}{interval}."
 
 
 def _maj_at_n(summary: Summary) -> str:
@@ -441,7 +475,7 @@ def _maj_at_n(summary: Summary) -> str:
     return f"maj@n, the vote over all of each problem's samples: {_percent(at_n.value)}{interval}."
 
 
-def rows_lines(rows: Sequence[MajorityRow | GPassRow], columns: Sequence[Column],
+def rows_lines(rows: Sequence[MajorityRow | GPassRow | GradedRow | AverageRow], columns: Sequence[Column],
                width: int | None = None) -> list[str]:
     """Rows beside pass@k under their header (passk.columns' terminal columns; wider than width, a row at a time),
     an undefined k followed by why."""

@@ -92,6 +92,9 @@ class Limits:
     tail_work: int = limit(500_000, "G-Pass@k and mG-Pass@k in one request, in estimated microseconds of their "
                                     "tails' sums over the different (n, c) pairs (passk.gpass.tail_cost): a k past "
                                     "it is left to the command line.")
+    score_work: int = limit(500_000, "max@k of graded scores in one request, in estimated microseconds of its sums "
+                                     "over each different set of a problem's scores (passk.scores.max_at_k_cost): a "
+                                     "k past it is left to the command line.")
     plan_work: int = limit(250_000, "The planner in one request (the samples a target or a difference needs, and "
                                     "what more samples would buy), in estimated microseconds of its noise model's "
                                     "sums over every k and sample count it tries (passk.planner: each priced before "

@@ -14,6 +14,7 @@ import numpy as np
 from passk.benchmark import Comparison, KResult, Summary
 from passk.charts import Histogram, IntervalChart, KCurveChart, DifferenceChart, Label, difference_chart, \
     histogram_chart, interval_chart, k_curve_chart
+from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.columns import (COMPARISON_COLUMNS, G_PASS_COLUMNS, HTML, JSON, MAJORITY_COLUMNS, PAIR_COLUMNS,
                            PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column, shown_in)
 from passk.display import plural
@@ -210,6 +211,12 @@ def summary_html(report: Report, run: Any) -> str:
     if summary.g_pass:
         tables.append(columns_table(f"G-Pass@k at tau = {summary.g_pass.tau:g} and mG-Pass@k",
                                     shown_in(HTML, G_PASS_COLUMNS), summary.g_pass.results))
+    if summary.graded:
+        tables.append(columns_table("max@k (the expected best of k graded scores)", shown_in(HTML, GRADED_COLUMNS),
+                                    summary.graded.results))
+    if summary.averages:
+        tables.append(columns_table("avg@k (the mean of the first k scores) and the SD across seeds",
+                                    shown_in(HTML, AVERAGE_COLUMNS), summary.averages.results))
     curve = k_curve_chart(summary)
     rates = np.array([problem.c / problem.n for problem in summary.problems])
     return page(f"<p>{escape(counts_line(report, run))}</p>", *tables,

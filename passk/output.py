@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING
 from passk import __version__
 from passk.columns import (CSV, G_PASS_COLUMNS, LATEX, MAJORITY_COLUMNS, MARKDOWN, NOTATIONS, PAIR_COLUMNS,
                            RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, CURVE_COLUMNS, Column, shown_in)
+from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.display import difference_interval, interval, label, whole
 from passk.paper import ALIGNMENT, MARKDOWN_RULES, MARKDOWN_SPECIAL, latex_line, markdown_line, suites
 
 if TYPE_CHECKING:   # only for the annotations: importing these would import the computing
     from passk.curves import CurveComparison
     from passk.ranking import Ranking
+    from passk.benchmark import Summary
     from passk.report import Report
 
 TABLE, JSON = "table", "json"   # the terminal's table (passk.cli) and the API's JSON (the answers' to_json)
@@ -85,8 +87,24 @@ def report_tables(report: "Report") -> list[Table]:
     if g_pass:
         tables.append(Table(f"G-Pass@k at tau = {g_pass[0][0]:g} and mG-Pass@k", _placed(G_PASS_COLUMNS, *lead),
                             [row for _, row in g_pass]))
+    tables += score_tables(named, lead)
     if len(tables) == 1:
         tables[0] = replace(tables[0], title="")
+    return tables
+
+
+def score_tables(named: Sequence[tuple[str | None, "Summary"]], lead: tuple[Column, ...]) -> list[Table]:
+    """max@k (where some sample's score is neither 0 nor 1) and avg@k (where the samples carry scores in order)."""
+    tables = []
+    graded = [Placed(row, suite=suite) for suite, summary in named if summary.graded for row in summary.graded.results]
+    if graded:
+        tables.append(Table("max@k, the expected best of k graded scores (every k-subset alike); first k only: the "
+                            "mean best of the first k samples", _placed(GRADED_COLUMNS, *lead), graded))
+    averages = [Placed(row, suite=suite) for suite, summary in named if summary.averages
+                for row in summary.averages.results]
+    if averages:
+        tables.append(Table("avg@k, the mean score of the first k samples, with the sample SD of the first k seeds' "
+                            "means and its SE", _placed(AVERAGE_COLUMNS, *lead), averages))
     return tables
 
 

@@ -161,6 +161,7 @@ def report_from_files(files: Sequence[tuple[str | None, Opener]], ks: Sequence[i
         return summarize(problems, ks, warnings=warnings, tau=beside.tau, tie=beside.tie,
                          vote_work=LIMITS.vote_work if limited else None,
                          tail_work=LIMITS.tail_work if limited else None,
+                         score_work=LIMITS.score_work if limited else None,
                          variance_terms=LIMITS.variance_terms if limited else None)
 
     def read(fmt: str | None, suite: str) -> Parsed:

@@ -4,6 +4,9 @@
 `[{"task_id", "passed"}]`, as a list or under `{"problems": [...]}`. Counts are
 JSON numbers with whole values; strings are refused. Beside "samples", an
 "answers" list (each sample's extracted answer, null for none) gives maj@k.
+`{"task_id", "scores": [0.65, 1, 0]}` gives each sample's score in [0, 1] in
+sample order (Problem.scores: the graded mean and max@k, avg@k, the seeds'
+spread); a score of 1 counts as passed.
 """
 
 from passk.formats._core import FormatError, add_sample, append, count, field, passed_flags, problem, show, tallied, task_id_of
@@ -27,7 +30,7 @@ def _fits_none(document: JSON) -> bool:
     if isinstance(document, dict):
         return True
     first = document[0] if isinstance(document, list) and document else None
-    return isinstance(first, dict) and not {"task_id", "n", "c", "samples", "passed"} & first.keys()
+    return isinstance(first, dict) and not {"task_id", "n", "c", "samples", "passed", "scores"} & first.keys()
 
 
 def _fits_no_layout(what: str) -> FormatError:
@@ -67,6 +70,8 @@ def _json_problem(item: JSON, path: str) -> Problem:
     """One JSON problem: {"task_id", "n", "c"} or {"task_id", "samples": [bools]}, with "answers" (each sample's
     extracted answer, null for none) beside "samples" for majority voting."""
     task_id = task_id_of(field(item, "task_id", f"At {path}"), f"At {path}.task_id")
+    if "scores" in item and "samples" not in item:
+        return _scored(task_id, item["scores"], path)
     if "samples" in item:
         n, c = passed_flags(item["samples"], f"At {path}.samples")
         if "answers" in item:
@@ -92,6 +97,18 @@ def _voted(task_id: str, samples: list[bool], answers: JSON, path: str) -> Probl
     votes = tuple((answer_of(answer), verdict) for answer, verdict in zip(answers, samples))
     found = problem(task_id, len(samples), sum(samples), f"At {path}")
     return Problem(found.task_id, found.n, found.c, votes)
+
+
+def _scored(task_id: str, scores: JSON, path: str) -> Problem:
+    """A problem of graded samples: one score from 0 to 1 per sample, in sample order; 1 counts as passed."""
+    if not isinstance(scores, list):
+        raise FormatError(f"At {path}.scores: expected a list of numbers from 0 to 1, one per sample; got "
+                          f"{show(scores)}.")
+    for index, score in enumerate(scores):
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 1:
+            raise FormatError(f"At {path}.scores[{index}]: a score is a number from 0 to 1; got {show(score)}.")
+    found = problem(task_id, len(scores), sum(score == 1 for score in scores), f"At {path}")
+    return Problem(found.task_id, found.n, found.c, scores=tuple(float(score) for score in scores))
 
 
 def _json_samples(items: list[JSON], path: str, limit: int | None) -> list[Problem]:

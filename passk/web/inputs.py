@@ -293,6 +293,7 @@ def report_from_json_body(data: bytes | None) -> Report:
     limits.check_distinct(distinct_pairs(parsed.problems), ks)
     return Report(summarize(parsed.problems, ks, warnings=parsed.warnings, tau=beside.tau, tie=beside.tie,
                             vote_work=limits.LIMITS.vote_work, tail_work=limits.LIMITS.tail_work,
+                            score_work=limits.LIMITS.score_work,
                             variance_terms=limits.LIMITS.variance_terms), "json",
                   planning=json_planning(body), plan_work=limits.LIMITS.plan_work)
 

@@ -46,6 +46,7 @@ def stated(limits: Limits) -> list[str]:
         f"from {limits.smallest_points:g} to {limits.largest_points:g} points",
         f"at most {limits.vote_work:,} microseconds of estimated work per request",
         f"G-Pass@k and mG-Pass@k get at most {limits.tail_work:,} microseconds",
+        f"max@k of graded scores gets at most {limits.score_work:,} microseconds of estimated work",
         f"gets at most {limits.plan_work:,} microseconds of estimated work per request, each of its noise",
         f"The fixed-benchmark SE sums at most {limits.variance_terms:,} overlap terms per request",
         f"at most {power_of_ten(limits.largest_amount)} (so a cost",
