@@ -14,13 +14,19 @@ That is scorio's bayes_ci (mohsenhariri/scorio, scorio/eval/bayes.py: weights w 
 bounds (0, 1)), whose T = N + 2 takes one N for every problem; here each problem has its own n_i.
 
 mu and sigma^2 are rationals. Each figure returned is the double nearest its exact value, the same on every
-CPU: the sums are bracketed in whole numbers (each term's fraction floored at PRECISIONS[0] bits, then more),
-and a figure is returned once both ends of its bracket round to the same double; sigma's bracket comes from
-integer square roots (math.isqrt). Where a bracket straddles a rounding boundary at every precision, the
-exact sums are taken (up to EXACT_DENOMINATORS different n) and the square root refined until settled. The
-interval's ends use z to Z_DIGITS digits: one closer than that to a rounding boundary, which no input is known
-to reach, takes the rounding of its bracket's midpoint, still in whole numbers. The cost is one pass over
-the distinct (n, c) pairs, plus a few operations on numbers of a few hundred bits for each distinct n.
+CPU, found one of two ways (as passk.nearest finds pass@k's):
+
+- in double-double arithmetic over the distinct (n, c) pairs at once (passk.nearest's lemmas, and one Newton
+  step for the square root: SQRT), each figure with a proven bound, taken where the bound settles it;
+- else in whole numbers: the sums bracketed (each term's fraction floored at PRECISIONS[0] bits, then more),
+  a figure taken once both ends of its bracket round to the same double, sigma's bracket from integer square
+  roots (math.isqrt); where a bracket straddles a rounding boundary at every precision, the exact sums (up to
+  EXACT_DENOMINATORS different n) and the square root refined until settled.
+
+The interval's ends use z to Z_DIGITS digits: one closer than that to a rounding boundary, which no input is
+known to reach, takes the rounding of its bracket's midpoint, still in whole numbers. The cost is a few
+numpy passes over the distinct (n, c) pairs; the whole numbers' way, rarely needed, a few operations on
+numbers of a few hundred bits for each distinct n.
 """
 
 import math
@@ -30,7 +36,8 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import ArrayLike
 
-from passk.estimator import checked_pairs
+from passk import nearest
+from passk.estimator import Floats, checked_pairs
 
 # the standard normal's 97.5% quantile, sqrt(2) erfinv(0.95), to Z_DIGITS significant digits (mpmath at 80 digits;
 # tests/passk/test_bayes.py checks it against the normal distribution function summed as a series)
@@ -40,7 +47,16 @@ Z95_BOUND = Fraction(1, 10 ** (Z_DIGITS - 1))   # |z - Z95| is below this
 PRECISIONS = (256, 2048)      # bits below the point at which the sums are first bracketed, then again
 EXACT_DENOMINATORS = 64       # after them, the exact sums, where there are at most this many different n
 
+# one Newton step s + (V - s^2)/(2s) from s = fl(sqrt(V_high)): V - s^2 is within 5.02 u^2 V of the double-double
+# computed, so the step within 2.51 u^2 s; its division's rounding is 1.51 u^2 s, the step's own error at most
+# (V - s^2)^2/(8 s^3) <= 1.13 u^2 s: 5.15 u^2 s in all, beside half of V's relative error
+SQRT = 6.01 * nearest.U * nearest.U + nearest.UNDERFLOW
+Z95_HIGH = float(Z95)
+Z95_LOW = float(Z95 - Fraction(Z95_HIGH))
+Z95_RELATIVE = nearest.U * nearest.U + 1e-54   # (Z95_HIGH, Z95_LOW) against z: the low part's rounding, Z95's
+
 Bracket = tuple[Fraction, Fraction]   # a value known to lie between the two, inclusive
+Figures = tuple[float, float, tuple[float, float]]   # mean, sd, ci95
 
 
 @dataclass(frozen=True)
@@ -77,20 +93,90 @@ def bayes_at_n(num_samples: ArrayLike, num_correct: ArrayLike) -> Bayes:
     pairs, where = checked_pairs(num_samples, num_correct, 1)
     if where.size == 0:
         raise ValueError("Bayes@N needs at least one problem; got none.")
-    counts = np.bincount(where, minlength=len(pairs)).tolist()
+    counts = np.bincount(where, minlength=len(pairs))
+    problems = int(where.size)
+    found = _double_double(pairs[:, 0].astype(np.float64), pairs[:, 1].astype(np.float64),
+                           counts.astype(np.float64), problems)
+    return Bayes(*(found or _whole_numbers(pairs.tolist(), counts.tolist(), problems)), problems)
+
+
+def _double_double(samples: Floats, correct: Floats, counts: Floats, problems: int) -> Figures | None:
+    """The figures in double-double arithmetic (passk.nearest) over the distinct pairs, counts[i] problems each,
+    or None where a bound straddles a rounding boundary."""
+    zeros = np.zeros_like(samples)
+    mean_high, mean_low = nearest.divided(correct + 1, zeros, samples + 2, zeros)         # m_i
+    rest_high, rest_low = nearest.divided(samples - correct + 1, zeros, samples + 2, zeros)   # 1 - m_i
+    spread_high, spread_low = nearest.divided(*nearest.times(mean_high, mean_low, rest_high, rest_low),
+                                              samples + 3, zeros)                        # m_i (1 - m_i)/(n_i + 3)
+    mean = _mean(*nearest.times_float(mean_high, mean_low, counts),
+                 nearest.compose(nearest.DIVIDED, nearest.TIMES_FLOAT), problems)
+    variance = _mean(*nearest.times_float(spread_high, spread_low, counts),
+                     nearest.compose(nearest.DIVIDED, nearest.DIVIDED, nearest.TIMES, nearest.DIVIDED,
+                                     nearest.TIMES_FLOAT), problems, problems)
+    sd = _root(*variance)
+    spread_high, spread_low = nearest.times(Z95_HIGH, Z95_LOW, sd[0], sd[1])
+    spread = spread_high, spread_low, nearest.compose(Z95_RELATIVE, sd[2], nearest.TIMES)
+    figures = [_settled_one(*mean), _settled_one(*sd), _end(mean, spread, -1.0), _end(mean, spread, 1.0)]
+    if None in figures:
+        return None
+    mean_figure, sd_figure, low, high = (float(figure or 0.0) for figure in figures)
+    return mean_figure, sd_figure, (low, high)
+
+
+def _mean(high: Floats, low: Floats, relative: float, *divisors: int) -> tuple[float, float, float]:
+    """The sum of nonnegative double-doubles within `relative` each, divided by each divisor (whole numbers below
+    2**53), as (high, low, relative bound)."""
+    total_high, total_low, depth = nearest.summed(high, low)
+    bound = nearest.compose(relative, depth * nearest.ADD)
+    for divisor in divisors:
+        total_high, total_low = nearest.divided(total_high, total_low, float(divisor), 0.0)
+        bound = nearest.compose(bound, nearest.DIVIDED)
+    return total_high, total_low, bound
+
+
+def _root(high: float, low: float, relative: float) -> tuple[float, float, float]:
+    """The square root of a positive double-double within `relative`: one Newton step (SQRT)."""
+    root = math.sqrt(high)
+    square, error = nearest.two_product(root, root)
+    step = (((high - square) - error) + low) / (2 * root)
+    root_high, root_low = nearest.fast_two_sum(root, step)
+    return root_high, root_low, nearest.compose(relative / 2, SQRT)
+
+
+def _end(mean: tuple[float, float, float], spread: tuple[float, float, float], sign: float) -> float | None:
+    """mean + sign spread clipped to [0, 1], where its bound settles it, else None. The difference can cancel, so
+    its bound is absolute: the operands' own, and the roundings of e + (l1 + sign l2) (4 u^2 of the operands)."""
+    total, error = nearest.two_sum(mean[0], sign * spread[0])
+    high, low = nearest.two_sum(total, error + (mean[1] + sign * spread[1]))
+    bound = (mean[0] * mean[2] + spread[0] * spread[2] + 4 * nearest.U * nearest.U * (mean[0] + spread[0])) \
+        * nearest.SLACK
+    if high + (low + bound) <= 0:
+        return 0.0
+    if high + (low - bound) >= 1:
+        return 1.0
+    if high - abs(low) - bound <= 0 or not nearest.settled_one(high, low, bound):
+        return None
+    return min(float(high), 1.0)
+
+
+def _settled_one(high: float, low: float, relative: float) -> float | None:
+    return high if nearest.settled_one(high, low, relative * high) else None
+
+
+def _whole_numbers(pairs: list[list[int]], counts: list[int], problems: int) -> Figures:
+    """The figures from sums bracketed in whole numbers, then exact (the module docstring)."""
     firsts: dict[int, int] = {}    # n -> sum of (c + 1) over its problems
     seconds: dict[int, int] = {}   # n -> sum of (c + 1)(n - c + 1)
-    for (n, c), count in zip(pairs.tolist(), counts):
+    for (n, c), count in zip(pairs, counts):
         firsts[n] = firsts.get(n, 0) + count * (c + 1)
         seconds[n] = seconds.get(n, 0) + count * (c + 1) * (n - c + 1)
-    problems = int(where.size)
     means = [(total, n + 2) for n, total in firsts.items()]                     # their sum is P mu
     spreads = [(total, (n + 2) ** 2 * (n + 3)) for n, total in seconds.items()]  # ... and P^2 sigma^2
     for bits in PRECISIONS:
         found = _settled(_scaled(_bracket(means, bits), problems), _scaled(_bracket(spreads, bits), problems ** 2),
                          bits)
         if found is not None:
-            return Bayes(*found, problems)
+            return found
     if len(means) <= EXACT_DENOMINATORS:
         mean, variance = _exact(means) / problems, _exact(spreads) / problems ** 2
         mean_bracket, variance_bracket = (mean, mean), (variance, variance)
@@ -99,11 +185,10 @@ def bayes_at_n(num_samples: ArrayLike, num_correct: ArrayLike) -> Bayes:
         variance_bracket = _scaled(_bracket(spreads, PRECISIONS[-1]), problems ** 2)
     found = _settled(mean_bracket, variance_bracket, PRECISIONS[-1], last=True)
     assert found is not None   # the last pass settles every figure
-    return Bayes(*found, problems)
+    return found
 
 
-def _settled(mean: Bracket, variance: Bracket, bits: int, last: bool = False
-             ) -> tuple[float, float, tuple[float, float]] | None:
+def _settled(mean: Bracket, variance: Bracket, bits: int, last: bool = False) -> Figures | None:
     """(mean, sd, ci95) where every bracket rounds to one double, else None; last: settle what is left (an exact
     mean or variance rounds once; the SD is refined; an interval's end takes its midpoint's rounding)."""
     sd = _sqrt(variance, bits)

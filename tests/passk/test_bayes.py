@@ -88,6 +88,30 @@ def test_every_figure_is_the_double_nearest_its_exact_value(pairs: list[tuple[in
     assert figures(bayes_at_n(samples, correct)) == exact_bayes(samples, correct)
 
 
+@pytest.mark.parametrize("n, correct", [(1, [1]), (1, [0, 1]), (2, [0] * 40), (10**12, [0, 10**12, 5 * 10**11]),
+                                        (10**12 - 1, [1]), (999_999_999_989, [123_456_789_012] * 7 + [3])])
+def test_clipped_ends_and_the_largest_n_are_exact(n: int, correct: list[int]) -> None:
+    assert figures(bayes_at_n(n, correct)) == exact_bayes([n] * len(correct), correct)
+    assert bayes_at_n(1, [1]).ci95[1] == 1.0 and bayes_at_n(1, [0]).ci95[0] == 0.0
+
+
+def both_ways(samples: list[int], correct: list[int]) -> tuple[object, object]:
+    """(the double-double way's figures or None, the whole numbers' way's figures) of the same problems."""
+    pairs, where = bayes.checked_pairs(samples, correct, 1)
+    counts = np.bincount(where, minlength=len(pairs))
+    fast = bayes._double_double(pairs[:, 0].astype(np.float64), pairs[:, 1].astype(np.float64),
+                                counts.astype(np.float64), len(samples))
+    return fast, bayes._whole_numbers(pairs.tolist(), counts.tolist(), len(samples))
+
+
+@given(runs)
+@settings(max_examples=300)
+def test_the_double_double_way_and_the_whole_numbers_way_agree_bit_for_bit(pairs: list[tuple[int, int]]) -> None:
+    samples, correct = (list(values) for values in zip(*pairs))
+    fast, whole = both_ways(samples, correct)
+    assert fast is not None and fast == whole
+
+
 @given(runs)
 def test_a_probability_with_the_mean_inside_its_interval(pairs: list[tuple[int, int]]) -> None:
     samples, correct = zip(*pairs)
@@ -116,6 +140,7 @@ def test_with_nothing_known_about_a_rate_the_mean_is_one_half(n: int, problems: 
 def test_the_exact_sums_settle_what_brackets_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
     pairs = [(n, c) for n in range(1, 30) for c in (0, n // 3, n)]
     samples, correct = (list(values) for values in zip(*pairs))
+    monkeypatch.setattr(bayes, "_double_double", lambda *counts: None)
     monkeypatch.setattr(bayes, "PRECISIONS", (4,))   # far too coarse: every bracket straddles a boundary
     assert figures(bayes_at_n(samples, correct)) == exact_bayes(samples, correct)
 
@@ -124,6 +149,7 @@ def test_past_the_exact_denominators_a_coarse_bracket_takes_its_midpoint(monkeyp
     samples = list(range(1, 200))
     correct = [n // 2 for n in samples]
     expected = exact_bayes(samples, correct)
+    monkeypatch.setattr(bayes, "_double_double", lambda *counts: None)
     monkeypatch.setattr(bayes, "PRECISIONS", (40,))
     mean, sd, (low, high) = figures(bayes_at_n(samples, correct))
     assert (mean, sd, low, high) == pytest.approx((expected[0], expected[1], *expected[2]), rel=1e-9)
