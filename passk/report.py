@@ -112,20 +112,22 @@ def _bounds(limited: Limited) -> ReadBounds:
             "budget": limited if isinstance(limited, Budget) else Budget()}
 
 
-# The formats a suite choice applies to: EvalPlus's suites, lm-eval's filters, lighteval's metrics.
-SUITED = ("evalplus", "lmeval", "lighteval")
+# The formats whose files name their runs, chosen by the suite choice: format -> what a suite names in its files.
+SUITED = {"evalplus": "base or plus", "nemoskills": "human-eval's base or plus, IFEval's strict or loose",
+          "lmeval": "a filter", "lighteval": "a metric", "evalarena": "a model", "inspect": "a scorer's key"}
 
 
 def suite_ignored(subjects: Sequence[tuple[str | None, str]]) -> str:
-    """The warning for a suite chosen for input that is not EvalPlus.
+    """The warning for a suite chosen for input whose format names no runs (one not in SUITED).
 
     subjects: [(who, format)], such as [("run A", "csv")]; who is None for a single input.
     """
+    named = [f"{_format_label(fmt)} ({names})" for fmt, names in SUITED.items()]
+    applies = f"The suite choice names a run only in files of {', '.join(named[:-1])} and {named[-1]}"
     if len(subjects) == 1 and subjects[0][0] is None:
-        return (f"The suite choice applies only to EvalPlus files; this is a {_format_label(subjects[0][1])} file, "
-                f"so it was ignored.")
-    named = " and ".join(f"{who} is a {_format_label(fmt)} file" for who, fmt in subjects)
-    return f"The suite choice applies only to EvalPlus files; {named}, so it was ignored."
+        return f"{applies}; this is a {_format_label(subjects[0][1])} file, so it was ignored."
+    ignored = " and ".join(f"{who} is a {_format_label(fmt)} file" for who, fmt in subjects)
+    return f"{applies}; {ignored}, so it was ignored."
 
 
 def _format_label(fmt: str) -> str:

@@ -1,7 +1,7 @@
 """Which reader a file needs: every reader is imported here (registering itself), and detection happens here alone.
 
-Line formats (text, CSV, and the JSONL of human-eval, eval-arena, NeMo-Skills, lm-eval and Every Eval Ever) are
-told apart by their first lines;
+Line formats (text, CSV, and the JSONL of counts, human-eval, eval-arena, NeMo-Skills, lm-eval and Every Eval
+Ever) are told apart by their first lines, and lines of JSON objects none of them claims are refused saying so;
 a JSON document is offered to each harness's `looks_like` in the order below,
 the most specific first, and falls back to JSON counts.
 """
@@ -11,7 +11,7 @@ import pkgutil
 from importlib import import_module
 from pathlib import Path
 
-from passk.formats._core import JSON
+from passk.formats._core import JSON, FormatError, show
 from passk.formats.registry import FORMATS, READERS, LineReader, Reader, document_readers, titles
 
 NOT_READERS = {"detect", "combine", "registry"}   # the package's other public modules
@@ -24,25 +24,25 @@ LINE_READERS: dict[str, LineReader] = {name: module for name, module in READERS.
 FORMAT_NAMES = titles()   # how each format is named to people
 # The tool that writes each format, in a few words.
 FORMAT_LABELS: dict[str, str] = {name: READERS[name].LABEL for name in FORMATS}
+KEYS_SHOWN = 5   # a line's keys named when no layout fits it
 
 
 def detect_format(head: bytes, filename: str | None = None) -> str:
-    """Name the reader for input that begins with head (bytes); JSON documents say "json" until parsed."""
+    """Name the reader for input that begins with head (bytes); JSON documents say "json" until parsed.
+
+    Lines of JSON objects that no line reader claims are refused (unplaced_lines), rather than read as a
+    JSON document that is not valid.
+    """
     lines = (line.strip() for line in head.split(b"\n"))
     first, second = (list(filter(None, lines))[:2] + [b"", b""])[:2]
     extension = (filename or "").rpartition(".")[2].lower()
-    if first.startswith(b"{") and (second or extension == "jsonl") and is_sample_line(first):
-        return "humaneval"
-    if first.startswith(b"{") and b'"example_id"' in first and is_arena_line(first):
-        return "evalarena"
-    if first.startswith(b"{") and is_nemoskills_line(first):
-        return "nemoskills"
-    named = first.startswith(b"{") and (b'"doc_id"' in first or b'"sample_id"' in first)
-    keys = line_keys(first) if named else set()
-    if "doc_id" in keys and keys & {"filter", "resps"}:   # one line even: no JSON document has these keys
-        return "lmeval"
-    if {"schema_version", "sample_id", "evaluation"} <= keys:
-        return "everyevalever"
+    record = line_object(first)
+    if record is not None:
+        placed = line_format(record, first, several=bool(second) or extension == "jsonl")
+        if placed:
+            return placed
+        if second.startswith(b"{") and not is_document(record):   # a second JSON value: JSON Lines
+            raise FormatError(unplaced_lines(record))
     if first.startswith((b"{", b"[")):
         return "json"
     if b"\t" in first or extension == "tsv":   # tab-separated rows, whose task ids may hold commas
@@ -50,6 +50,43 @@ def detect_format(head: bytes, filename: str | None = None) -> str:
     if b"," in first or extension == "csv":
         return "csv"
     return "text"
+
+
+def line_format(record: dict[str, JSON], line: bytes, several: bool) -> str | None:
+    """The line reader whose first line record (the object on line) is, if any; several: the input has more
+    lines, or is named .jsonl (one human-eval line alone is read as a JSON document)."""
+    if READERS["jsonl"].looks_like(record):
+        return "jsonl"
+    if several and "task_id" in record:
+        return "humaneval"
+    if b'"example_id"' in line and "example_id" in record and "task_id" not in record:
+        return "evalarena"
+    if READERS["nemoskills"].looks_like(record):
+        return "nemoskills"
+    if "doc_id" in record and record.keys() & {"filter", "resps"}:   # one line even: no JSON document has these keys
+        return "lmeval"
+    if {"schema_version", "sample_id", "evaluation"} <= record.keys():
+        return "everyevalever"
+    return None
+
+
+def is_document(record: dict[str, JSON]) -> bool:
+    """True when record is a JSON document a document reader claims (JSON counts by their "problems"): a file
+    that goes on after it is a document with extra data, and the document's reader says what is wrong."""
+    return "problems" in record or any(module.looks_like(record) for module in document_readers()
+                                       if module.NAME != "json")
+
+
+def unplaced_lines(record: dict[str, JSON]) -> str:
+    """The sentence for JSON Lines no line reader claims: the first line's keys, and what detection looks for."""
+    keys = list(record)
+    shown = ", ".join(show(key) for key in keys[:KEYS_SHOWN])
+    more = f" and {len(keys) - KEYS_SHOWN:,} more" if len(keys) > KEYS_SHOWN else ""
+    looked_for = "; ".join(f"{READERS[name].LABEL}: {READERS[name].SIGNATURE}" for name in FORMATS
+                           if name in LINE_READERS and hasattr(READERS[name], "SIGNATURE"))
+    what = f"line's keys ({shown}{more}) fit" if keys else "line, an empty object, fits"
+    return (f"The input is JSON Lines whose first {what} none of the layouts passk reads; "
+            f"detection looks for {looked_for}.")
 
 
 def document_format(document: JSON) -> str:
@@ -72,37 +109,12 @@ def warnings_of(name: str, document: JSON) -> list[str]:
     return module.warnings(document) if hasattr(module, "warnings") else []
 
 
-def is_arena_line(line: bytes) -> bool:
-    """True when line is a JSON object with an "example_id" and no "task_id", like an eval-arena record."""
+def line_object(line: bytes) -> dict[str, JSON] | None:
+    """The JSON object a line holds, or None when it holds anything else."""
+    if not line.startswith(b"{"):
+        return None
     try:
         record = json.loads(line)
     except (ValueError, RecursionError):
-        return False
-    return isinstance(record, dict) and "example_id" in record and "task_id" not in record
-
-
-def line_keys(line: bytes) -> set[str]:
-    """The keys of a line that is a JSON object (none for any other line)."""
-    try:
-        record = json.loads(line)
-    except (ValueError, RecursionError):
-        return set()
-    return set(record) if isinstance(record, dict) else set()
-
-
-def is_nemoskills_line(line: bytes) -> bool:
-    """True when line is a JSON object like a NeMo-Skills evaluated line (a verdict or a predicted answer)."""
-    try:
-        record = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return bool(READERS["nemoskills"].looks_like(record))
-
-
-def is_sample_line(line: bytes) -> bool:
-    """True when line is a JSON object with a "task_id", like a human-eval results line."""
-    try:
-        sample = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return isinstance(sample, dict) and "task_id" in sample
+        return None
+    return record if isinstance(record, dict) else None

@@ -11,7 +11,8 @@ from typing import Any, Protocol
 
 # How the formats are listed to people (the format menu, errors, the README).
 FORMATS = ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval", "livecodebench",
-           "multiple", "swebench", "taubench", "inspect", "lmeval", "lighteval", "everyevalever", "nemoskills", "json")
+           "multiple", "swebench", "taubench", "inspect", "lmeval", "lighteval", "everyevalever", "nemoskills", "json",
+           "jsonl")
 # A JSON document is offered to the document readers' looks_like in this order, the most specific first
 # (Inspect logs have an "eval" too); JSON counts take what no other claims.
 DOCUMENT_ORDER = ("inspect", "taubench", "bigcodebench", "evalplus", "cruxeval", "livecodebench", "multiple",

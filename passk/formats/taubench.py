@@ -6,6 +6,8 @@
 "task_id", "trial", "reward_info": {"reward", ...}, "termination_reason", ...}]}`; its "dir"
 format keeps each simulation in a file of its own and writes a results.json whose
 "simulation_index" lists `{"id", "task_id", "trial", "reward", "termination_reason"}`, read alike.
+τ²-bench simulations saved as a bare list, without the Results around them (as some leaderboard
+submissions' trajectories are), are told from τ-bench's list by "reward_info" and read as τ²-bench's.
 
 A trial passes when its reward is 1 within 1e-6 (1 − 1e-6 ≤ reward ≤ 1 + 1e-6), the test of both
 harnesses' is_successful. Each task's n is the number of its trials in the file, so a task with a
@@ -27,27 +29,39 @@ TITLE = "τ-bench or τ²-bench results JSON"
 SIGNATURE = 'a list of {"task_id", "trial", "reward"}, or {"tasks", "simulations"}'   # what detection looks for
 SOURCE = "τ-bench (sierra-research/tau-bench run.py)"
 TAU2_SOURCE = "τ²-bench (sierra-research/tau2-bench, tau2 run)"
+BARE_LIST = "a bare list of simulations"
 TOLERANCE = 1e-6
 LEFT_OUT = "infrastructure_error"   # a termination reason τ²-bench's metrics leave out
 
 
 def looks_like(document: JSON) -> bool:
-    """τ²-bench's Results, or τ-bench's list whose first item has "task_id", "trial" and "reward" (or "traj")."""
+    """τ²-bench's Results, or a list whose first item has "task_id", "trial" and "reward" (or "traj") as τ-bench's
+    have, or "reward_info" as τ²-bench's simulations have."""
     if isinstance(document, dict):
         return "tasks" in document and bool({"simulations", "simulation_index"} & document.keys())
     first = document[0] if isinstance(document, list) and document else None
-    return isinstance(first, dict) and {"task_id", "trial"} <= first.keys() and bool({"reward", "traj"} & first.keys())
+    return (isinstance(first, dict) and {"task_id", "trial"} <= first.keys()
+            and bool({"reward", "traj", "reward_info"} & first.keys()))
 
 
 def source(document: JSON) -> str:
-    """τ-bench for a list, τ²-bench for an object (its dir format's results.json says so)."""
+    """τ-bench for its list, τ²-bench for an object (its dir format's results.json says so) or a bare list of
+    simulations."""
+    if _simulations_listed(document):
+        return f"{TAU2_SOURCE}, {BARE_LIST}"
     if not isinstance(document, dict):
         return SOURCE
     return TAU2_SOURCE if document.get("simulations") else f"{TAU2_SOURCE}, results.json of the dir format"
 
 
+def _simulations_listed(document: JSON) -> bool:
+    """True for τ²-bench simulations saved as a bare list: its first item has "reward_info" and no "reward"."""
+    first = document[0] if isinstance(document, list) and document else None
+    return isinstance(first, dict) and "reward_info" in first and "reward" not in first
+
+
 def read(document: JSON, suite: str, limit: int | None) -> list[Problem]:
-    """Read τ-bench's list of EnvRunResult or τ²-bench's Results into problems."""
+    """Read τ-bench's list of EnvRunResult, or τ²-bench's Results or bare list of simulations, into problems."""
     return _count(document, limit)[0]
 
 
@@ -60,6 +74,8 @@ def _count(document: JSON, limit: int | None) -> tuple[list[Problem], list[str]]
     """(problems, warnings) of τ-bench or τ²-bench results."""
     if isinstance(document, dict):
         return _read_tau2(document, limit)
+    if _simulations_listed(document):
+        return _read_simulations(document, "", False, limit)
     if not isinstance(document, list):
         raise FormatError('Expected τ-bench results, a list of {"task_id", "reward", "trial"} (one per trial), '
                           'or τ²-bench results, an object with "simulations".')
@@ -84,9 +100,16 @@ def _read_tau2(document: dict[str, JSON], limit: int | None) -> tuple[list[Probl
     simulations = document.get(key)
     if not isinstance(simulations, list):
         raise FormatError(f"At {key}: expected a list of simulations; got {show(simulations)}.")
+    return _read_simulations(simulations, key, key == "simulation_index", limit)
+
+
+def _read_simulations(simulations: list[JSON], key: str, indexed: bool,
+                      limit: int | None) -> tuple[list[Problem], list[str]]:
+    """(problems, warnings) of τ²-bench simulations found at key ("" for a bare list); indexed: they are a
+    simulation_index's entries, with "reward" in place of "reward_info"."""
     trials: list[tuple[str, str, int | None, bool | None]] = []
     for index, simulation in enumerate(simulations):
-        trial = _tau2_trial(simulation, f"{key}[{index}]", indexed=key == "simulation_index")
+        trial = _tau2_trial(simulation, f"{key}[{index}]", indexed)
         if trial is not None:
             trials.append(trial)
     left_out = len(simulations) - len(trials)

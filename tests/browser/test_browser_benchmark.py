@@ -160,7 +160,9 @@ def test_a_suite_chosen_for_a_humaneval_file_is_warned_about(page, tmp_path):
     page.locator("#suite").fill("base")
     page.get_by_role("button", name="Calculate").click()
     expect(page.locator("#warnings")).to_contain_text(
-        "The suite choice applies only to EvalPlus files; this is a human-eval file, so it was ignored.")
+        "The suite choice names a run only in files of EvalPlus (base or plus), NeMo-Skills (human-eval's base or "
+        "plus, IFEval's strict or loose), lm-evaluation-harness (a filter), lighteval (a metric), eval-arena (a "
+        "model) and Inspect (a scorer's key); this is a human-eval file, so it was ignored.")
 
 
 def test_choosing_several_files_of_one_run_combines_them(page, tmp_path):

@@ -207,7 +207,7 @@ def test_summarize_is_the_benchmark_api(client):
     body = answer(client, "/api/v1/benchmark", {"file": (io.BytesIO(SAMPLE.read_bytes()), SAMPLE.name),
                                                 "k": "1,10", "suite": "base", "tau": "0.5"})
     assert as_json(summary.to_json()) == body
-    assert "The suite choice applies only to EvalPlus files" in body["warnings"][-1]
+    assert "The suite choice names a run only in files of EvalPlus" in body["warnings"][-1]
     assert [as_json(row.to_json()) for row in summary.results] == body["results"]
     assert (summary.problems, summary.format, summary.samples, dict(summary.status), summary.source) == \
         (body["problems"], body["format"], body["samples"], body["status"], body["source"])

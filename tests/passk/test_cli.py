@@ -129,7 +129,7 @@ def test_an_lm_eval_filter_is_chosen_with_suite(capsys):
     answer = json.loads(capsys.readouterr().out)
     assert answer["format"] == "lmeval" and answer["results"][0]["pass_at_k"] == 2 / 3
     assert any('this is filter "flexible-extract"' in warning for warning in answer["warnings"])
-    assert not any("applies only to EvalPlus" in warning for warning in answer["warnings"])
+    assert not any("suite choice names a run only" in warning for warning in answer["warnings"])
 
 
 
@@ -417,7 +417,7 @@ def test_a_suite_chosen_for_a_file_without_suites_is_said_to_be_ignored(tmp_path
     path = tmp_path / "results.jsonl"
     path.write_text(RESULTS)
     assert main([str(path), "-k", "1", *options]) == 0
-    said = "passk: warning: The suite choice applies only to EvalPlus files; this is a human-eval file"
+    said = "passk: warning: The suite choice names a run only in files of EvalPlus (base or plus)"
     assert (said in capsys.readouterr().err) == warned
 
 

@@ -304,7 +304,10 @@ def test_newcomer_inputs_on_the_page(client):
     assert "samples before evaluation" in response.get_data(as_text=True)
 
 
-SUITE_IGNORED = "The suite choice applies only to EvalPlus files; this is a human-eval file, so it was ignored."
+SUITE_APPLIES = ("The suite choice names a run only in files of EvalPlus (base or plus), NeMo-Skills (human-eval's "
+                 "base or plus, IFEval's strict or loose), lm-evaluation-harness (a filter), lighteval (a metric), "
+                 "eval-arena (a model) and Inspect (a scorer's key)")
+SUITE_IGNORED = f"{SUITE_APPLIES}; this is a human-eval file, so it was ignored."
 
 
 def api_upload(client, data, filename, **fields):
@@ -329,7 +332,7 @@ def test_no_suite_warning_without_a_choice_or_for_evalplus(client):
 
 def test_pasted_text_with_a_chosen_suite_names_its_format(client):
     html = client.post("/benchmark", data={"text": "10 3\n", "k": "1", "suite": "base"}).get_data(as_text=True)
-    assert "The suite choice applies only to EvalPlus files; this is a text file, so it was ignored." in html
+    assert f"{SUITE_APPLIES}; this is a text file, so it was ignored." in unescape(html)
 
 
 @pytest.mark.parametrize("data, message", [

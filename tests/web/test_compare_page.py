@@ -102,8 +102,10 @@ def test_runs_without_task_ids_are_paired_by_line_order_and_say_so(client):
 
 def test_a_suite_chosen_for_runs_that_are_not_evalplus_is_warned_about(client):
     body = api_compare(client, RUN_A, RUN_B, k="1", suite="base").json
-    assert body["warnings"] == ["The suite choice applies only to EvalPlus files; run A is a CSV file and run B "
-                                "is a CSV file, so it was ignored."]
+    assert body["warnings"] == ["The suite choice names a run only in files of EvalPlus (base or plus), NeMo-Skills "
+                                "(human-eval's base or plus, IFEval's strict or loose), lm-evaluation-harness (a "
+                                "filter), lighteval (a metric), eval-arena (a model) and Inspect (a scorer's key); run "
+                                "A is a CSV file and run B is a CSV file, so it was ignored."]
     assert api_compare(client, RUN_A, RUN_B, k="1").json["warnings"] == []
     html = client.post("/compare", data={"text_a": RUN_A, "text_b": RUN_B, "k": "1", "suite": ""})
     assert 'id="compare-warnings"' not in html.get_data(as_text=True)   # the page's default is no choice

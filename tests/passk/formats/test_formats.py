@@ -476,7 +476,7 @@ def test_the_largest_count_is_accepted():
 def test_formats_and_suites_are_listed():
     assert FORMATS == ("text", "csv", "humaneval", "evalarena", "evalplus", "bigcodebench", "cruxeval",
                        "livecodebench", "multiple", "swebench", "taubench", "inspect", "lmeval", "lighteval",
-                       "everyevalever", "nemoskills", "json")
+                       "everyevalever", "nemoskills", "json", "jsonl")
     assert SUITES == ("base", "plus")
 
 
