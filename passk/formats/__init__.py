@@ -61,7 +61,7 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
     if b"\x00" in head:
         raise not_text("The input")
     name = fmt or detect_format(head, filename)
-    if not _names_runs(name):
+    if not (_names_runs(name) or fmt is None and name == "json"):   # a JSON document is placed once parsed
         _check_choice("suite", suite, SUITES)
     if name in LINE_READERS:
         chunks = line_chunks(head, stream, max_lines, budget, LINE_READERS[name].COST)
@@ -74,6 +74,8 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
                           max_bytes=None if budget is None else budget.limits.document_bytes)
     if fmt is None:
         name = document_format(document)
+        if not _names_runs(name):
+            _check_choice("suite", suite, SUITES)
     if name == "humaneval":  # one results line, sent without a .jsonl name
         return _parsed(LINE_READERS[name].read_lines([head], max_problems), name)
     if name == inspect_log.NAME:   # a log of several scores, one chosen by suite, and warnings of that one
