@@ -63,6 +63,14 @@ def test_max_at_k_grows_with_k(values):
     assert found == sorted(found)
 
 
+def test_scorio_max_at_k_docstring_figures():
+    # scorio dedc4154f6daf01af79416b8c93560ac4b0fb88e, scorio/eval/max_reward.py, max_at_k's examples at k = 2:
+    # R = [[0,1,1,0,1], [1,1,0,1,1]] gives 0.95; R = [[0,1,2,2,1], [1,1,0,2,2]] with w = [0, 0.5, 1] gives 0.85
+    binary = graded_table([(0.0, 1.0, 1.0, 0.0, 1.0), (1.0, 1.0, 0.0, 1.0, 1.0)], [2]).results[0]
+    rewards = graded_table([(0.0, 0.5, 1.0, 1.0, 0.5), (0.5, 0.5, 0.0, 1.0, 1.0)], [2]).results[0]
+    assert binary.estimate.value == 0.95 and rewards.estimate.value == 0.85
+
+
 def test_max_at_k_needs_k_from_1_to_n_and_scores_from_0_to_1():
     with pytest.raises(ValueError, match="max@k needs 1 ≤ k ≤ n: k = 4 with n = 3 scores"):
         max_at_k([0.5, 0.5, 0.5], 4)
