@@ -26,7 +26,7 @@ from passk.formats.registry import register
 NAME = "taubench"
 LABEL = "τ-bench"   # the tool, as people name it
 TITLE = "τ-bench or τ²-bench results JSON"
-SIGNATURE = 'a list of {"task_id", "trial", "reward"}, or {"tasks", "simulations"}'   # what detection looks for
+SIGNATURE = 'a list of {"task_id", "trial", "reward" or "reward_info"}, or {"tasks", "simulations"}'   # detection
 SOURCE = "τ-bench (sierra-research/tau-bench run.py)"
 TAU2_SOURCE = "τ²-bench (sierra-research/tau2-bench, tau2 run)"
 BARE_LIST = "a bare list of simulations"

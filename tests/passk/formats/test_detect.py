@@ -1,7 +1,9 @@
 """Detection: JSON Lines no line reader claims get one sentence naming the first line's keys and what detection
 looks for (each line reader's SIGNATURE); a single JSON document keeps its own errors."""
 
+import io
 import json
+from html import unescape
 
 import pytest
 
@@ -84,3 +86,14 @@ def test_a_one_line_jsonl_file_no_reader_claims_is_read_as_the_document_it_is():
 ])
 def test_each_line_layout_is_still_detected_by_its_first_line(first_line, fmt):
     assert detect_format(lines(first_line, first_line)) == fmt
+
+
+def test_the_api_and_the_page_refuse_unplaced_lines_with_the_sentence(client):
+    content = lines(*UNPLACED)
+    answer = client.post("/api/v1/benchmark", data={"file": (io.BytesIO(content), "ratings.jsonl")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 400
+    assert answer.json["error"].startswith("The input is JSON Lines whose first line's keys (\"prompt\", ")
+    page = client.post("/benchmark", data={"file": (io.BytesIO(content), "ratings.jsonl")},
+                       content_type="multipart/form-data")
+    assert page.status_code == 400 and "fit none of the layouts passk reads" in unescape(page.get_data(as_text=True))
