@@ -17,7 +17,11 @@ pass_at_k = passk.estimator.pass_at_k; pass_hat_k = g_pass_at_k (its alias) = pa
 g_pass_at_k_tau = passk.gpass.g_pass_at_k (both need max(1, ceil(tau k)) passes, decimal taus read as meant);
 mg_pass_at_k = passk.gpass.mg_pass_at_k; maj_at_k on 0/1 outcomes (more than half of the k draws pass) =
 passk.gpass.at_least(n, c, k, k // 2 + 1), which is passk.majority's vote when every wrong sample gives one same
-answer and a tie counts as wrong (passk's default gives a tie half credit); max_at_k on 0/1 outcomes is pass@k.
+answer and a tie counts as wrong (passk's default gives a tie half credit); max_at_k on 0/1 outcomes is pass@k,
+on graded outcomes (R's categories scored by w) passk.scores.max_at_k of each problem's scores; avg's mean is
+passk's pass@1 (graded: passk.metrics.graded_table's mean score), its sigma is scorio's own (no passk
+counterpart); bayes and bayes_ci with 0/1 outcomes, no prior outcomes R0 and bounds (0, 1) are
+passk.bayes.bayes_at_n (scorio's categories with weights and R0 have no passk counterpart).
 """
 
 import io
@@ -31,7 +35,10 @@ import pytest
 import passk
 from passk.estimator import pass_at_k, pass_hat_k
 from passk.gpass import at_least, g_pass_at_k, mg_pass_at_k
+from passk.bayes import bayes_at_n
 from passk.majority import majority_at_k_exact
+from passk.metrics import graded_table
+from passk.scores import max_at_k
 
 DOC_R = ["01101", "11011"]   # the R of every Examples section: (n, c) = (5, 3) and (5, 4)
 BINARY_REF = [               # test_eval_apis.py's binary_ref: 12 AIME-25 questions x 20 top-p samples
@@ -212,3 +219,39 @@ def test_random_cases_at_tau_zero():
         n, c, k = case["n"], case["c"], case["k"]
         assert g_pass_at_k(n, c, k, 0.0) == float(tail(n, c, k, 1)) == pass_at_k(n, c, k)
         assert abs(case["g_pass_at_k_tau"] - tail(n, c, k, 1)) <= SCORIO_ERROR["pass_at_k"]
+
+
+# scorio 0.2.3's bayes_ci (confidence 0.95, bounds (0, 1)): (mu, sigma, lo, hi)
+SCORIO_BAYES = {"docstring": (0.6428571428571428, 0.11845088536983571, 0.4106976735953824, 0.8750166121189031),
+                "binary_ref": (0.4318181818181817, 0.0296790163795076, 0.37364837861777245, 0.489987985018591)}
+
+
+@pytest.mark.parametrize(("rows", "scorio"), [(DOC_R, SCORIO_BAYES["docstring"]),
+                                              (BINARY_REF, SCORIO_BAYES["binary_ref"])], ids=list(SCORIO_BAYES))
+def test_bayes_at_n_is_scorios_posterior_with_its_credible_interval(rows, scorio):
+    """bayes.py's Examples print (0.642857, 0.118451, 0.4107, 0.875) for the docstring's R; the posterior mean is
+    the mean of (c + 1) / (N + 2), 9/14 there and 114/264 on binary_ref."""
+    samples, correct = zip(*counts(rows))
+    result = bayes_at_n(samples, correct)
+    mean = sum((Fraction(c + 1, n + 2) for n, c in counts(rows)), Fraction(0)) / len(rows)
+    variance = sum((Fraction(c + 1, n + 2) * (1 - Fraction(c + 1, n + 2)) / (n + 3) for n, c in counts(rows)),
+                   Fraction(0)) / len(rows) ** 2
+    assert result.mean == float(mean) and abs(result.sd - math.sqrt(variance)) <= 2.0**-52 * result.sd
+    for mine, theirs in zip((result.mean, result.sd, *result.ci95), scorio, strict=True):
+        assert abs(mine - theirs) <= 2.3e-16
+    if rows is DOC_R:
+        assert (round(result.mean, 6), round(result.sd, 6), *(round(end, 4) for end in result.ci95)) == \
+            (0.642857, 0.118451, 0.4107, 0.875)
+
+
+GRADED_R = ["01221", "11022"]   # the graded Examples (avg, max_at_k): categories scored by w = (0, 0.5, 1)
+W = (0.0, 0.5, 1.0)
+SCORIO_MAX = [0.6, 0.85, 0.95, 1.0, 1.0]   # scorio 0.2.3's max_at_k(R, k, w) for k = 1..5; the docstring: k = 2, 0.85
+
+
+def test_graded_max_at_k_and_mean_score_are_scorios():
+    scores = [[W[int(category)] for category in row] for row in GRADED_R]
+    table = graded_table(scores, [1, 2, 3, 4, 5])
+    assert table.mean.value == 0.6   # scorio's avg(R, w): (0.6, 0.147196), its sigma scorio's own
+    for row, scorio in zip(table.results, SCORIO_MAX, strict=True):
+        assert row.estimate.value == scorio == math.fsum(max_at_k(problem, row.k) for problem in scores) / 2
