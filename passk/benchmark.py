@@ -513,7 +513,7 @@ def too_many_ks(count: int, more: bool = False, most: int | None = None) -> str:
     """The refusal of a k list of `count` entries (repeats counted, a range as the ks it holds); more: at least that
     many were counted; most: the limit it passes (LIMITS.ks, or LIMITS.curve_ks for a curve over k)."""
     most = LIMITS.ks if most is None else most
-    return f"Too many k values ({'more than ' if more else ''}{count:,}): give at most {most:,}."
+    return f"Too many k values ({'more than ' if more else ''}{count:{',' if more else ''}}): give at most {most:,}."
 
 
 def _checked_ks(ks: Iterable[int]) -> list[int]:
@@ -554,8 +554,7 @@ def parse_ks(text: str, most: int | None = None) -> list[int]:
     most = LIMITS.ks if most is None else most
     count = sum(1 for _ in islice(_K_TOKEN.finditer(text), _KS_COUNTED + 1))
     if not count:
-        raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100, or "
-                         "give a range like 1-128.")
+        raise ValueError("No k given: list whole numbers from 1 to 10^12 separated by commas, like 1,10,100.")
     if count > most:
         raise ValueError(too_many_ks(_KS_COUNTED, True, most) if count > _KS_COUNTED
                          else too_many_ks(count, most=most))

@@ -9,7 +9,7 @@ of wider charts they only have more room."""
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeAlias, TypedDict, overload
 
@@ -807,10 +807,59 @@ class OverKChart:
     description: str
     zero: float | None = None        # y of the zero line (the difference chart)
     crossing: Marker | None = None   # the whole k where the curves cross, as a vertical line at x (its y unused)
+    regions: list["Region"] = field(default_factory=list)   # where A is ahead or behind, and may first lose
+    region_legend: list[tuple[str, str]] = field(default_factory=list)   # (css, text) of each kind of region
 
     @property
     def labels(self) -> list[Label]:
         return [*self.y_ticks, *self.x_ticks, self.axis_label]
+
+
+class Region(TypedDict):
+    """A shaded stretch of ks on the difference chart: from x over width, from y down by height, with a title."""
+    x: float
+    y: float
+    width: float
+    height: float
+    css: str
+    title: str
+
+
+FIRST_LOSS_HEIGHT = 8   # the strip along the top of the plot that marks the confidence set for A's first loss
+REGION_WORDS = {"ahead": "A significantly ahead", "behind": "A significantly behind", "undecided": "undecided"}
+
+
+def _regions(curve: "CurveComparison", xs: Floats, plot: Plot) -> tuple[list[Region], list[tuple[str, str]]]:
+    """The stretches of the plot where A is significantly ahead or behind (shaded; undecided left clear), and the
+    strip along its top over the ks where A may first lose, each from half-way to the k shown before it to half-way
+    to the k after; with the legend's (css, text) of each kind."""
+    left, top, right, bottom = plot
+    edges = [float(left), *((xs[1:] + xs[:-1]) / 2).tolist(), float(right)]
+    index = {k: i for i, k in enumerate(curve.ks)}
+
+    def stretch(first: int, last: int, y: float, height: float, css: str, title: str) -> Region:
+        x = edges[index[first]]
+        return {"x": round(x, 1), "y": y, "width": round(edges[index[last] + 1] - x, 1), "height": height,
+                "css": css, "title": title}
+    regions, legend = [], []
+    for standing, ranges, text in curve.standing_regions():
+        regions += [stretch(first, last, float(top), float(bottom - top), f"region-{standing}",
+                            f"{REGION_WORDS[standing]} at k = {ranges_text_of((first, last))}")
+                    for first, last in ranges if standing != "undecided"]
+        legend.append((f"region-{standing}", f"{REGION_WORDS[standing]}: k = {text}"))
+    first_loss = curve.first_loss or []
+    regions += [stretch(first, last, float(top), FIRST_LOSS_HEIGHT, "first-loss",
+                        f"A may first lose at k = {ranges_text_of((first, last))} (95% confidence set)")
+                for first, last in first_loss]
+    if curve.first_loss_text:
+        legend.append(("first-loss", f"where A first loses, 95% confidence set: {curve.first_loss_text}"))
+    return regions, legend
+
+
+def ranges_text_of(span: tuple[int, int]) -> str:
+    """'37' or '1-37': one run of ks."""
+    first, last = span
+    return f"{first:,}" if first == last else f"{first:,}-{last:,}"
 
 
 DIFFERENCE_STEPS = (0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5)   # tick steps of the difference's axis
@@ -894,6 +943,7 @@ def difference_curve_chart(curve: "CurveComparison") -> OverKChart | None:
     xs = x_of(curve.ks)
     line = _curve_line("A − B", "curve", "band-pass-at-k", xs, y_of([point.difference for point in points]),
                        bands, y_of)
+    regions, region_legend = _regions(curve, xs, plot)
     crossing: Marker | None = None
     if curve.crossing:
         crossing = {"x": round(float(x_of(curve.crossing.k)), 1), "y": float(top), "css": "marker-line",
@@ -903,7 +953,7 @@ def difference_curve_chart(curve: "CurveComparison") -> OverKChart | None:
         width=WIDTH, height=HEIGHT, lines=[line], x_ticks=_x_ticks(curve.n, log_x, x_of, plot),
         y_ticks=_y_labels([(round(float(y_of(tick)), 1), text) for tick, text in zip(ticks, y_texts)], left),
         axis_label=_axis_label(plot, "k, samples drawn" + (" (log scale)" if log_x else "")), log_x=log_x, plot=plot,
-        zero=round(float(y_of(0.0)), 1), crossing=crossing,
+        zero=round(float(y_of(0.0)), 1), crossing=crossing, regions=regions, region_legend=region_legend,
         description=(f"A − B goes from {points_text(first.difference)} at k = 1 to "
                      f"{points_text(last.difference)} at k = {last.k:,}"
                      + (", in a band that holds at every k shown at once." if first.band else ".")))

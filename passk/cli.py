@@ -29,6 +29,7 @@ from passk.estimator import DEFAULT_KS
 from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena, read_files
 from passk.formats.evalarena import SeveralModels
+from passk.limits import LIMITS
 from passk.metrics import Beside, GPassRow, MajorityRow
 from passk.metrics import AverageRow, GradedRow
 from passk.output import JSON, TABLE, WRITTEN, curve_tables, ranking_tables, report_tables, written
@@ -568,24 +569,25 @@ def main_runs(args: argparse.Namespace, stderr: TextIO) -> int:
     problems cannot answer are left out of the answer (DefaultKs), --fail-if-worse's k kept."""
     defaults = DefaultKs()
     width = terminal_width()
-    try:
-        ks = defaults.ks if args.k is None else parse_ks(args.k)
+    try:   # with --curve, -k chooses the curve's ks (up to LIMITS.curve_ks) and the comparison keeps the defaults
+        curve_ks = parse_ks(args.k, LIMITS.curve_ks) if args.curve and args.k is not None else None
+        ks = defaults.ks if args.k is None or args.curve else parse_ks(args.k)
         if args.fail_if_worse is not None and args.fail_if_worse not in ks:
             raise ValueError(f"--fail-if-worse gates on pass@{args.fail_if_worse}, and -k "
                              f"{args.k or ','.join(map(str, ks))} leaves it out: add {args.fail_if_worse} to -k, or "
                              "give --fail-if-worse one of its ks.")
         ranking, formats = read_runs(args.files, ks, args.format, args.suite, terminal=stderr)
-        if args.k is None:
+        if args.k is None or args.curve:
             defaults.narrow(min(summary.min_n for summary in ranking.summaries.values()),
                             keep=[args.fail_if_worse] if args.fail_if_worse is not None else [])
             ranking.results = [row for row in ranking.results if row.k in defaults.ks]
-        answer, notes = curve_answer(ranking, ks, args.output, width) if args.curve else \
+        answer, notes = curve_answer(ranking, defaults.ks, args.output, width, curve_ks) if args.curve else \
             ranking_answer(ranking, formats, args, width)
     except (FormatError, ValueError) as error:
         print(f"passk: {error}{layout_hint(args.format)}", file=stderr)
         return 2
     _printed(answer, ranking.warnings, stderr)
-    for note in [*notes, *filter(None, [defaults.note()])]:
+    for note in [*notes, *filter(None, [defaults.note() if curve_ks is None else None])]:
         print(f"passk: {note}", file=stderr)
     if args.fail_if_worse is None:
         undefined = any(entry.pass_at_k is None for row in ranking.results for entry in row.ranking)
@@ -634,15 +636,16 @@ def gate(ranking: Ranking, k: int) -> tuple[int, str | None]:
     return 0, None
 
 
-def curve_answer(ranking: Ranking, ks: Sequence[int], output: str,
-                 width: int | None = None) -> tuple[str, list[str]]:
-    """passk --runs A B --curve: the table of both curves over k with A - B's simultaneous band, and what they say
-    (fitted to width); with --json the API's answer to POST /api/v1/compare with curve=1 (the comparison at ks, and
-    "curve"); in passk.output's formats its table, and (the notes for standard error) what they say."""
+def curve_answer(ranking: Ranking, ks: Sequence[int], output: str, width: int | None = None,
+                 curve_ks: Sequence[int] | None = None) -> tuple[str, list[str]]:
+    """passk --runs A B --curve: the table of both curves over k (at curve_ks, else ks the curves choose) with A - B's
+    simultaneous band, and what they say: where A is ahead, behind and undecided, and where it first loses (fitted
+    to width); with --json the API's answer to POST /api/v1/compare with curve=1 and curve_k (the comparison at ks,
+    and "curve"); in passk.output's formats its table, and (the notes for standard error) what they say."""
     name_a, name_b = ranking.names
     comparison = compare(ranking.summaries[name_a].problems, ranking.summaries[name_b].problems, ks)
     comparison.warnings += ranking.warnings
-    curve = curves_of(comparison)
+    curve = curves_of(comparison, curve_ks)
     if output == JSON:
         return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2), []
     if output in WRITTEN:

@@ -23,6 +23,14 @@ that cross, most problems never or always solved), and 92.0% and 90.3% where a f
 carry a strongly skewed difference at large k.
 
 The runs' own bands are pointwise (each k on its own), as on the benchmark page.
+
+From the band, over the ks shown: A is significantly ahead where the band is above 0, behind where it is below
+0, and undecided where it holds 0 (regions, as runs of consecutive ks shown). The 95% confidence set for the
+first k where A loses (the first k shown with true d(k) < 0) holds each k shown where the band allows d(k) < 0
+(its low end below 0) and allows d(j) >= 0 at every j shown before it (their high ends at least 0), and "A never
+loses" when the band allows d >= 0 at every k shown. Whenever the band holds the whole true curve, the true first
+loss (or "never") meets those conditions, so the set holds it with at least the band's simultaneous 95%
+confidence, by construction: no further test or multiplicity correction is made.
 """
 
 import math
@@ -42,8 +50,11 @@ from passk.stats import t_two_sided_p
 METHOD = "sup-t"
 DRAWS = 20_000     # draws of the multivariate t whose max |T| gives the critical value
 SEED = 20261126    # ... drawn from this seed, so that the same runs always give the same band
+DRAWN_AT_ONCE = 2_000   # draws multiplied out at once: 16 MB at 1,024 ks, whatever DRAWS is
+NEGLIGIBLE = 1e-12      # correlation directions whose variance is below this share of the largest are left out
 
 Interval: TypeAlias = tuple[float, float]
+KRange: TypeAlias = tuple[int, int]   # (first, last): a run of consecutive ks shown, first = last for one k
 
 
 @dataclass
@@ -57,6 +68,7 @@ class CurvePoint:
     b_ci95: Interval | None
     difference: float
     band: Interval | None
+    may_first_lose: bool | None = None   # whether k is in the confidence set for A's first loss (None: no band)
 
     @property
     def ahead(self) -> str | None:
@@ -65,9 +77,23 @@ class CurvePoint:
             return None
         return "A" if self.band[0] > 0 else "B" if self.band[1] < 0 else None
 
+    @property
+    def first_loss_text(self) -> str | None:
+        """"yes" where k may be the first k where A loses (may_first_lose), else "no"; None without a band."""
+        return None if self.may_first_lose is None else "yes" if self.may_first_lose else "no"
+
+    @property
+    def standing(self) -> str:
+        """A's standing at k by the band: "ahead", "behind" or "undecided"."""
+        return STANDINGS[self.ahead]
+
     def to_json(self) -> dict[str, Any]:
         return {"k": self.k, "a": self.a, "a_ci95": _listed(self.a_ci95), "b": self.b, "b_ci95": _listed(self.b_ci95),
-                "difference": self.difference, "band": _listed(self.band)}
+                "difference": self.difference, "band": _listed(self.band), "standing": self.standing,
+                "may_first_lose": self.may_first_lose}
+
+
+STANDINGS = {"A": "ahead", "B": "behind", None: "undecided"}   # CurvePoint.ahead -> A's standing
 
 
 @dataclass
@@ -108,13 +134,83 @@ class CurveComparison:
     def ks(self) -> list[int]:
         return [point.k for point in self.points]
 
+    @property
+    def every_k(self) -> bool:
+        """Whether the ks shown are every k from 1 to the last one (else a run of ks shown may skip some)."""
+        return len(self.points) == self.points[-1].k
+
+    def region(self, ahead: str | None) -> list[KRange]:
+        """The runs of consecutive ks shown where the band says ahead: "A" (A significantly ahead, the band above
+        0), "B" (A significantly behind, below 0) or None (undecided: the band holds 0, or there is none)."""
+        return k_ranges(self.points, [point.ahead == ahead for point in self.points])
+
+    def standing_regions(self) -> list[tuple[str, list[KRange], str]]:
+        """(standing, its runs of ks, those written 1-37 and 65-128) for "ahead", "undecided" and "behind", each that
+        occurs, in the order of their first k."""
+        regions = [(STANDINGS[ahead], ranges) for ahead in ("A", None, "B") if (ranges := self.region(ahead))]
+        return [(standing, ranges, ranges_text(ranges)) for standing, ranges in sorted(regions, key=lambda r: r[1])]
+
+    @property
+    def first_loss(self) -> list[KRange] | None:
+        """The ks of the 95% confidence set for the first k shown where A loses (true A - B < 0), as runs of ks
+        shown (points' may_first_lose); None without a band."""
+        if self.points[0].band is None:
+            return None
+        return k_ranges(self.points, [bool(point.may_first_lose) for point in self.points])
+
+    @property
+    def first_loss_text(self) -> str | None:
+        """The first-loss set in words: 'k = 41-70', 'k = 41-70, or never', 'never, up to k = 128' (None without a
+        band)."""
+        first_loss = self.first_loss
+        if first_loss is None:
+            return None
+        if not first_loss:
+            return f"never, up to k = {self.points[-1].k:,}"
+        return f"k = {ranges_text(first_loss)}{', or never' if self.may_never_lose else ''}"
+
+    @property
+    def may_never_lose(self) -> bool | None:
+        """Whether "A never loses at any k shown" is in the confidence set: every band reaches 0 or above (None
+        without a band)."""
+        if self.points[0].band is None:
+            return None
+        return all(point.band is not None and point.band[1] >= 0 for point in self.points)
+
     def to_json(self) -> dict[str, Any]:
         """The "curve" object of POST /api/v1/compare with curve=1, and of passk --runs A B --curve --json."""
+        first_loss = self.first_loss
         return {"method": METHOD, "confidence": CONFIDENCE, "per_k_level": self.level, "critical_t": self.critical_t,
                 "draws": DRAWS, "seed": SEED, "problems": self.problems, "n": self.n,
                 "points": [point.to_json() for point in self.points], "leader_at_1": self.leader,
                 "lead_lost_at": self.lead_lost_at,
-                "crossing": self.crossing.to_json() if self.crossing else None, "sentences": list(self.sentences)}
+                "crossing": self.crossing.to_json() if self.crossing else None,
+                "ahead": _listed_ranges(self.region("A")), "behind": _listed_ranges(self.region("B")),
+                "undecided": _listed_ranges(self.region(None)),
+                "first_loss": None if first_loss is None else {"ks": _listed_ranges(first_loss),
+                                                               "never": self.may_never_lose},
+                "sentences": list(self.sentences)}
+
+
+def k_ranges(points: Sequence[CurvePoint], chosen: Sequence[bool]) -> list[KRange]:
+    """The runs of consecutive points (consecutive among those given) that are chosen, as (first k, last k)."""
+    ranges: list[KRange] = []
+    for index, (point, keep) in enumerate(zip(points, chosen)):
+        if keep and index and chosen[index - 1]:
+            ranges[-1] = (ranges[-1][0], point.k)
+        elif keep:
+            ranges.append((point.k, point.k))
+    return ranges
+
+
+def ranges_text(ranges: Sequence[KRange]) -> str:
+    """'1-37, 40 and 65-128': runs of ks written compactly."""
+    texts = [f"{first:,}" if first == last else f"{first:,}-{last:,}" for first, last in ranges]
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def _listed_ranges(ranges: Sequence[KRange]) -> list[list[int]]:
+    return [[first, last] for first, last in ranges]
 
 
 def _listed(interval: Interval | None) -> list[float] | None:
@@ -146,7 +242,7 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     work_a_k = stirling_work(counts_a[0], counts_a[1]) + stirling_work(counts_b[0], counts_b[1])
     shown = curve_ks(n, 2 * count, work_a_k).tolist() if ks is None else sorted(set(ks))
     if not shown or shown[0] < 1 or shown[-1] > n:
-        raise ValueError(f"The curves over k need every k from 1 to the smallest n ({n:,}); got {shown[:5]}.")
+        raise ValueError(_outside(shown, n))
     runs = _RunValues(counts_a), _RunValues(counts_b)
     values = [(runs[0].at(k), runs[1].at(k)) for k in shown]
     differences = np.column_stack([values_a - values_b for values_a, values_b in values])
@@ -156,12 +252,37 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     curve_points = [CurvePoint(k, *_run_point(values_a), *_run_point(values_b), means[index],
                                None if level is None else _band(differences[:, index], means[index], level))
                     for index, (k, (values_a, values_b)) in enumerate(zip(shown, values))]
+    _mark_first_loss(curve_points)
     leader = curve_points[0].ahead
     lost = next((point.k for point in curve_points if point.ahead != leader), None) if leader else None
     crossing = _crossing(curve_points, runs)
     result = CurveComparison(count, n, curve_points, level, critical, leader, lost, crossing, names)
     result.sentences = crossover_sentences(result)
     return result
+
+
+def _outside(ks: list[int], n: int) -> str:
+    """The refusal of curve ks outside 1 to n, the smallest number of samples of a paired problem."""
+    if not ks:
+        return "No k given for the curves over k: choose ks from 1 to the smallest n, like 1-8."
+    past = [k for k in ks if not 1 <= k <= n]
+    runs = [(k, k) for k in past[:1]]
+    for k in past[1:]:
+        runs[-1:] = [(runs[-1][0], k)] if k == runs[-1][1] + 1 else [runs[-1], (k, k)]
+    return (f"The curves over k reach only k = {n:,}, the fewest samples of any paired problem, and k = "
+            f"{ranges_text(runs)} {'is' if len(past) == 1 else 'are'} past it: choose ks from 1 to {n:,}, like "
+            f"1-{n}.")
+
+
+def _mark_first_loss(curve: list[CurvePoint]) -> None:
+    """Set each point's may_first_lose: its band reaches below 0, and every band before it reaches 0 or above, so
+    that k may be the first k shown where the true A - B < 0 (None for all without a band)."""
+    still_level = True   # every band so far allows A - B >= 0
+    for point in curve:
+        if point.band is None:
+            return
+        point.may_first_lose = still_level and point.band[0] < 0
+        still_level = still_level and point.band[1] >= 0
 
 
 class _RunValues:
@@ -207,11 +328,16 @@ def _critical_t(differences: Floats) -> float | None:
         return None
     correlation = np.atleast_2d(np.corrcoef(varying, rowvar=False))
     eigenvalues, vectors = np.linalg.eigh(correlation)
-    root = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))   # root @ root.T = correlation, singular or not
+    # root @ root.T = correlation but for the directions of negligible variance: curves over k are smooth, so a
+    # few dozen directions carry it even at 1,024 ks, and each draw costs those directions times the ks
+    kept = eigenvalues > NEGLIGIBLE * eigenvalues[-1]
+    root = vectors[:, kept] * np.sqrt(eigenvalues[kept])
     generator = np.random.default_rng(SEED)
-    normals = generator.standard_normal((DRAWS, root.shape[0])) @ root.T
+    largest = np.concatenate([np.max(np.abs(generator.standard_normal((min(DRAWN_AT_ONCE, DRAWS - start),
+                                                                         root.shape[1])) @ root.T), axis=1)
+                              for start in range(0, DRAWS, DRAWN_AT_ONCE)])
     scales = np.sqrt(generator.chisquare(count - 1, DRAWS) / (count - 1))
-    return float(np.quantile(np.max(np.abs(normals), axis=1) / scales, CONFIDENCE))
+    return float(np.quantile(largest / scales, CONFIDENCE))
 
 
 def _band(differences: Floats, mean: float, level: float) -> Interval:
@@ -281,7 +407,31 @@ def crossover_sentences(result: CurveComparison) -> list[str]:
         shown = "" if len(result.points) == last.k else " of the ks shown"
         lead += (f"its lead is no longer significant from k = {lost.k:,}{shown} (band {_band_text(lost.band)})."
                  if lost and lost.band else f"its lead stays significant at every k shown, up to k = {last.k:,}.")
-    return [lead, _crossing_sentence(result, names)]
+    return [lead, _crossing_sentence(result, names), *standing_sentences(result)]
+
+
+def standing_sentences(result: CurveComparison) -> list[str]:
+    """Where A is significantly ahead, behind and undecided, and the 95% confidence set for the first k where A
+    loses (none without a band)."""
+    if result.points[0].band is None:
+        return []
+    name_a, name_b = result.names
+    last = result.points[-1].k
+    shown = "" if result.every_k else f" (of the {len(result.points)} ks shown)"
+    parts = [f"{standing} at {'k = ' if index == 0 else ''}{ks}"
+             for index, (standing, _, ks) in enumerate(result.standing_regions())]
+    standing = f"By the simultaneous 95% band, {name_a} against {name_b}: {', '.join(parts)}{shown}."
+    first_loss, never = result.first_loss or [], result.may_never_lose
+    if not first_loss:
+        loss = (f"{_capital(name_a)} never loses to {name_b} up to k = {last:,}{shown}, with 95% confidence: the "
+                f"band's low end is 0 or above at every k.")
+    elif never:
+        loss = (f"If {name_a} loses to {name_b} at all up to k = {last:,}, the first k where it does is in "
+                f"{ranges_text(first_loss)}{shown}, with 95% confidence; it may also never lose.")
+    else:
+        loss = (f"{_capital(name_a)} first loses to {name_b} (A − B below 0) at some k in {ranges_text(first_loss)}"
+                f"{shown}, with 95% confidence.")
+    return [standing, loss]
 
 
 def _crossing_sentence(result: CurveComparison, names: dict[str, str]) -> str:

@@ -71,6 +71,13 @@ class Limits:
                                          "share link): each pair costs its own products and variances.")
     ks: int = limit(20, "k values in one calculation, counted with repeats before any is read.")
     extra_ks: int = limit(20, "Extra k values (the ks field) of the calculator page and its API.")
+    curve_ks: int = limit(1024, "k values of two runs' curves over k (a range such as 1-128: -k with --curve, the "
+                                "curve_k field of the compare page and its API), on the command line too: each k "
+                                "costs a pass over the problems, and the simultaneous band's critical value grows "
+                                "with their square.")
+    curve_cells: int = limit(1_000_000, "Paired problems × k values of the curves over k in one request, when the "
+                                        "ks are chosen (curve_k): the runs' per-problem values at every k; the ks a "
+                                        "page picks itself adapt to exact_work instead.")
     runs: int = limit(32, "Runs ranked at once (496 pairs), counted before any is read; a file of several models "
                           "holds a run each.")
     ranked_cells: int = limit(2_000_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "
@@ -196,6 +203,16 @@ def check_ranking(problems: Sequence[int], ks: Sequence[int], limits: Limits = L
                          f"{on} {cost:,} (pairs × k values × (problems + {PAIR_PROBLEMS})), more than the "
                          f"{limits.ranked_cells:,} one request may compute: choose fewer k values, rank fewer runs, "
                          f"or {LARGER_RUNS}.")
+
+
+def check_curve_cells(problems: int, ks: int, limits: Limits = LIMITS) -> None:
+    """Refuse curves over k at `ks` chosen ks of `problems` paired problems past limits.curve_cells (TooLarge)."""
+    cells = problems * ks
+    if cells > limits.curve_cells:
+        most = max(1, limits.curve_cells // max(problems, 1))
+        raise TooLarge(f"The curves over k at {ks:,} ks of {problems:,} paired problems make {cells:,} problem-ks, "
+                       f"more than the {limits.curve_cells:,} one request may compute: choose at most {most:,} ks "
+                       f"(such as 1-{most}), or {LARGER_RUNS}.")
 
 
 def check_listed_ids(listed: int, ranked: bool = False, limits: Limits = LIMITS) -> None:

@@ -3,9 +3,10 @@
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from passk.curves import curves_of
+from passk.benchmark import Comparison
+from passk.curves import CurveComparison, curves_of
 from passk.formats import FormatError
-from passk.limits import LIMITS, TooLarge
+from passk.limits import LIMITS, TooLarge, check_curve_cells
 from passk.planner import comparison_plan, top_pair_plan
 from passk.report import Report
 from passk.web.addresses import query_args
@@ -68,11 +69,15 @@ CURVE_VALUES = {"1": True, "true": True, "on": True, "yes": True, "0": False, "f
 @api.post("/compare")
 def compare() -> ResponseReturnValue:
     """Two runs compared ("a" and "b"), or several ranked ("run"); "planner" only when "difference" is sent, and
-    for two runs "curve" (passk.curves: both curves over k, A - B's simultaneous band, the crossover) with curve=1."""
+    for two runs "curve" (passk.curves: both curves over k, A - B's simultaneous band, the crossover, where A is
+    ahead, behind and undecided, where it first loses) with curve=1, at the ks of curve_k (like 1-128) if sent."""
     form, files = compare_form(request.form), request.files
     try:   # "planner" and "curve" only when asked for, so the two-run answer keeps its shape (a contract)
         planning = form.planning() if "difference" in request.form else None
         curve = curve_asked()
+        if form.curve_k.strip() and not curve:
+            raise ValueError('"curve_k" chooses the ks of the curves over k: send curve=1 with it.')
+        curve_ks = form.curve_ks()
         ranked = leaderboard_from_request(form, files)   # one file of several models, sent alone: its models
         if ranked or "run" in files:   # several runs, each its own file, or those models: ranked (passk.ranking)
             ranking, formats = ranked or ranking_from_request(form, files, request.form.getlist("name"))
@@ -90,10 +95,20 @@ def compare() -> ResponseReturnValue:
         body["planner"] = comparison_plan(comparison, **planning, work=LIMITS.plan_work)
     if curve:
         try:
-            body["curve"] = curves_of(comparison).to_json()
+            body["curve"] = chosen_curves(comparison, curve_ks).to_json()
         except TooLarge as error:
             return jsonify(error=str(error)), 413
+        except ValueError as error:   # a k of curve_k past the smallest n
+            return jsonify(error=str(error)), 400
     return jsonify(body)
+
+
+def chosen_curves(comparison: Comparison, ks: list[int] | None) -> CurveComparison:
+    """The curves over k of a request's comparison at the ks chosen (curve_k), refused past LIMITS.curve_cells
+    (TooLarge), or at the ks they choose themselves within the request's exact_work."""
+    if ks is not None:
+        check_curve_cells(comparison.paired, len(ks))
+    return curves_of(comparison, ks)
 
 
 def curve_asked() -> bool:

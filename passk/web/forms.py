@@ -14,6 +14,7 @@ from passk.estimator import DEFAULT_KS, MAX_N
 from passk.formats import SUITES
 from passk.formats._core import JSON, FormatError
 from passk.gpass import threshold
+from passk.limits import LIMITS
 from passk.majority import TIES
 from passk.metrics import Beside
 from passk.planner import checked_option, option_value
@@ -85,10 +86,15 @@ class CompareForm:
     difference: str = ""
     tokens_per_sample: str = ""
     price_per_million: str = ""
+    curve_k: KField = KField("")   # the ks of the curves over k, like 1-128; empty: the page chooses them
 
     def ks(self) -> list[int]:
         """The k field's ks (parse_ks: ValueError with a sentence for a bad list)."""
         return parse_ks(self.k)
+
+    def curve_ks(self) -> list[int] | None:
+        """The curve_k field's ks, up to LIMITS.curve_ks (parse_ks); None when it is empty."""
+        return parse_ks(self.curve_k, LIMITS.curve_ks) if self.curve_k.strip() else None
 
     def planning(self) -> dict[str, float]:
         """comparison_plan()'s options: the difference to detect in points, tokens per sample, price per 10^6
@@ -137,7 +143,7 @@ def compare_form(values: Mapping[str, str]) -> CompareForm:
             for run in "abc"}
     return CompareForm(k=common.k, format=common.format, suite=common.suite, **runs,
                        difference=values.get("difference") or "", tokens_per_sample=common.tokens_per_sample,
-                       price_per_million=common.price_per_million)
+                       price_per_million=common.price_per_million, curve_k=KField(values.get("curve_k") or ""))
 
 
 def download_form(values: Mapping[str, str]) -> DownloadForm:

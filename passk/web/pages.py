@@ -13,14 +13,15 @@ from passk.benchmark import Comparison
 from passk.display import pass_percent, percent
 from passk.charts import (CURVE_PLOT, CURVE_Y_TICKS, curve_chart, difference_chart, difference_curve_chart,
                           histogram_chart, interval_chart, k_curve_chart, runs_curve_chart)
-from passk.curves import DRAWS, METHOD, curves_of
+from passk.curves import DRAWS, METHOD
 from passk.formats import FORMAT_NAMES, FORMATS
-from passk.limits import LIMITS, TooLarge
+from passk.limits import LIMITS
 from passk.planner import comparison_plan, top_pair_plan
 from passk.ranking import ALPHA, Ranking
 from passk.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
 from passk.steps import worked_steps
 from passk.web.addresses import canonical_address, public_url, query_args
+from passk.web.api import chosen_curves
 from passk.web.caching import STATIC_MAX_AGE
 from passk.web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
 from passk.web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
@@ -265,7 +266,8 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
                      if any(row.pass_at_k is not None for row in result.ranking)}
         page = render_template("compare.html", form=form, ranking=ranking, formats=formats,
                                plans=top_pair_plan(ranking, **planning, work=LIMITS.plan_work),
-                               intervals=intervals, alpha=ALPHA, max_runs=LIMITS.runs, all_formats=FORMATS,
+                               intervals=intervals, alpha=ALPHA, max_runs=LIMITS.runs, max_curve_ks=LIMITS.curve_ks,
+                               all_formats=FORMATS,
                                format_names=FORMAT_NAMES)
         return page, 200
     chart = None
@@ -278,16 +280,16 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
     plans = ([plan for plan in comparison_plan(comparison, **planning, work=LIMITS.plan_work) if plan["sentences"]]
              if comparison else [])
     curve, curve_error = None, None
-    try:
-        curve = comparison and curves_of(comparison)   # both runs over k, A − B's simultaneous band (passk.curves)
-    except TooLarge as refused:   # the request's exact_work: the comparison without its curves
+    try:   # both runs over k, A − B's simultaneous band (passk.curves), at the curve_k field's ks if given
+        curve = comparison and chosen_curves(comparison, form.curve_ks())
+    except ValueError as refused:   # curve_k, or the request's exact_work: the comparison without its curves
         curve_error = str(refused)
     page = render_template("compare.html", form=form, comparison=comparison, formats=formats or [],
                            all_formats=FORMATS, format_names=FORMAT_NAMES, chart=chart, error=error and str(error),
                            plans=plans, curve=curve, curve_error=curve_error, curve_method=METHOD, curve_draws=DRAWS,
                            runs_curve=curve and runs_curve_chart(curve),
                            difference_curve=curve and difference_curve_chart(curve),
-                           max_runs=LIMITS.runs)
+                           max_runs=LIMITS.runs, max_curve_ks=LIMITS.curve_ks)
     return page, error_status(error) if error else 200
 
 

@@ -325,16 +325,17 @@ LEVEL = [7, 9, 8, 10, 6, 8, 8, 7, 9, 10] * 3
 @pytest.mark.parametrize("output", WRITTEN)
 def test_every_format_of_the_curves_holds_the_json_numbers(tmp_path, output):
     argv = ["--runs", *write_runs(tmp_path, BASELINE, LEVEL), "--curve", "-k", "1"]
-    points = json_of(*argv)["curve"]["points"]
+    points = [{**point, "may_first_lose": {True: "yes", False: "no", None: ""}[point["may_first_lose"]]}
+              for point in json_of(*argv)["curve"]["points"]]   # the tables write the JSON's true/false as yes/no
     status, out, err = answered(*argv, "-o", output)
     assert status == 0 and "passk: note: A = " in err
     if output in ("csv", "tsv"):
         [table] = delimited_tables(out, "," if output == "csv" else "\t")
-        assert list(table[0]) == ["k", "a", "b", "difference", "band_low", "band_high"]
+        assert list(table[0]) == ["k", "a", "b", "difference", "band_low", "band_high", "standing", "may_first_lose"]
         check_delimited(table, points)
     else:
         [table] = markdown_tables(out) if output == "markdown" else latex_tables(out)
-        check_paper(table, ["k", "a", "b", "difference", "band"], points)
+        check_paper(table, ["k", "a", "b", "difference", "band", "standing", "may_first_lose"], points)
 
 
 # --- the same numbers whatever the counts -------------------------------------------

@@ -127,7 +127,7 @@ def test_the_band_is_the_same_every_time():
 
 def test_the_sentences_name_the_lead_its_loss_and_the_crossing():
     result = curves(RL, BASE)
-    lead, cross = result.sentences
+    lead, cross, _, _ = result.sentences
     assert lead.startswith(f"Run A is ahead at k = 1 by {100 * result.points[0].difference:.2f} points (A − B's "
                            f"simultaneous 95% band +")
     assert f"its lead is no longer significant from k = {result.lead_lost_at}" in lead
@@ -154,13 +154,17 @@ def test_pairing_by_task_id_and_the_json():
     assert result.to_json() == curves(RL, BASE).to_json()
     body = result.to_json()
     assert body["method"] == METHOD == "sup-t" and body["draws"] == DRAWS and body["confidence"] == 0.95
-    assert set(body["points"][0]) == {"k", "a", "a_ci95", "b", "b_ci95", "difference", "band"}
+    assert set(body["points"][0]) == {"k", "a", "a_ci95", "b", "b_ci95", "difference", "band", "standing",
+                                      "may_first_lose"}
     assert body["crossing"]["interval"] == [result.crossing.low, result.crossing.high]
 
 
 def test_ks_beyond_the_smallest_n_are_refused():
-    with pytest.raises(ValueError, match=r"from 1 to the smallest n \(8\)"):
+    with pytest.raises(ValueError, match=r"^The curves over k reach only k = 8, the fewest samples of any paired "
+                                         r"problem, and k = 9 is past it: choose ks from 1 to 8, like 1-8\.$"):
         curves(RL, BASE, ks=[1, 9])
+    with pytest.raises(ValueError, match=r"and k = 9-12 and 20 are past it"):
+        curves(RL, BASE, ks=[*range(1, 13), 20])
 
 
 # --- properties ---------------------------------------------------------------------------------------

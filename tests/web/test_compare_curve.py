@@ -96,19 +96,24 @@ def test_the_command_line_prints_the_table_and_the_sentences(tmp_path, capsys, m
     assert main(["--runs", str(tmp_path / "rl.csv"), str(tmp_path / "base.csv"), "--curve"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("pass@k over k on 48 paired problems, k = 1 ... 8: A = ")
-    assert lines[1].split() == ["k", "A", "B", "A", "-", "B", "simultaneous", "95%", "band"]
+    assert lines[1].split() == ["k", "A", "B", "A", "-", "B", "simultaneous", "95%", "band", "A", "is", "may", "first",
+                                "lose"]
     first = expected().points[0]
     assert lines[2].split()[:4] == ["1", f"{100 * first.a:.2f}%", f"{100 * first.b:.2f}%",
                                     f"{100 * first.difference:+.2f}"]
-    assert lines[-2:] == expected().sentences
+    assert lines[-4:] == expected().sentences
+    assert lines[2].split()[-2:] == [expected().points[0].standing, expected().points[0].first_loss_text]
 
 
 def test_the_command_lines_json_is_the_apis(tmp_path, capsys, client):
     (tmp_path / "rl.csv").write_text(RL)
     (tmp_path / "base.csv").write_text(BASE)
     assert main(["--runs", str(tmp_path / "rl.csv"), str(tmp_path / "base.csv"), "--curve", "--json", "-k",
-                 "1,8"]) == 0
-    assert json.loads(capsys.readouterr().out) == api_compare(client, curve="1").json
+                 "1-3,8"]) == 0   # with --curve, -k gives the curve's ks; the comparison keeps the default ks (1 here)
+    answer = json.loads(capsys.readouterr().out)
+    assert answer == api_compare(client, k="1", curve="1", curve_k="1-3,8").json
+    assert [point["k"] for point in answer["curve"]["points"]] == [1, 2, 3, 8]
+    assert [row["k"] for row in answer["results"]] == [1]
 
 
 @pytest.mark.parametrize("argv", [["a.csv", "b.csv", "--curve"], ["--runs", "a.csv", "--curve"],

