@@ -26,6 +26,7 @@ from passk import __version__
 from passk.estimator import DEFAULT_KS
 from passk.formats import FORMATS, SUITES
 from passk.gpass import threshold
+from passk.limits import LIMITS
 from passk.majority import TIES
 from passk.output import FORMATS as OUTPUT_FORMATS
 
@@ -73,9 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "their shared problems (p-values Holm-adjusted) and group those that cannot be "
                              "told apart at 5%%")
     parser.add_argument("-k", default=None,
-                        help=f"comma-separated budgets k (default: {','.join(map(str, DEFAULT_KS))}, less those "
-                             "larger than the fewest samples of a problem; a k given here that some problem "
-                             "cannot answer is shown undefined, with exit status 3)")
+                        help=f"comma-separated budgets k, or ranges like 1-8 (default: "
+                             f"{','.join(map(str, DEFAULT_KS))}, less those larger than the fewest samples of a "
+                             "problem; a k given here that some problem cannot answer is shown undefined, with exit "
+                             "status 3); with --curve, the curve's ks, such as 1-128")
     parser.add_argument("--suite", default=None,
                         help=f"EvalPlus suite: {' or '.join(SUITES)}, base tests only or base and plus (default: "
                              "plus); for a file of several runs, the run: an lm-eval filter (default: the first)")
@@ -108,8 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--curve", action="store_true",
                         help="with --runs and two FILEs: pass@k of both runs over k = 1 ... n (log-spaced ks when n "
                              "is large), A - B with a 95%% band simultaneous over the ks shown, where the leading "
-                             "run's lead stops being significant and where the curves cross (the curve's ks are chosen "
-                             "for it; -k gives the ks of the comparison that --json holds beside it)")
+                             "run's lead stops being significant, where the curves cross, where A is significantly "
+                             "ahead, behind or undecided, and a 95%% confidence set for the first k where A loses "
+                             f"(-k chooses the curve's ks, up to {LIMITS.curve_ks:,}, such as 1-128; else they are "
+                             "chosen for it)")
     parser.add_argument("--fail-if-worse", metavar="K", nargs="?", const=1, type=_gate_k,
                         help="with --runs BASELINE NEW: exit with status 1 when NEW is significantly worse than "
                              "BASELINE at pass@K (default K: 1; K must be one of -k's), by the pair table's own "
