@@ -46,6 +46,12 @@ def named_scores(scores: dict[str, JSON]) -> list[Named]:
     return named
 
 
+def any_unscored(scores: dict[str, JSON]) -> bool:
+    """True when some scorer's value is NaN, unscored: a scorer of a dict of values then shows no keys."""
+    return any(isinstance(score, dict) and isinstance(score.get("value"), float) and math.isnan(score["value"])
+               for score in scores.values())
+
+
 def score_of(value: JSON) -> float | None:
     """value as Inspect's value_to_float reads it, if it is in [0, 1]; None for any other value (see why_not);
     Unscored for NaN."""

@@ -23,11 +23,12 @@ count is read with a warning.
 """
 
 import io
+import math
 import re
 import sys
 import zlib
 from collections.abc import Collection, Iterable, Iterator
-from typing import BinaryIO
+from typing import BinaryIO, TypeAlias
 
 from passk.formats import _cost
 from passk.formats import _inspect_scores
@@ -56,6 +57,7 @@ END_RECORD, ZIP64_LOCATOR = 22, 20   # bytes of the end of central directory rec
 SAMPLE_KEYS = frozenset(("id", "epoch", "scores", "score", "error"))   # what is kept of a sample
 HEADER_KEYS = frozenset(("version", "status", "results"))   # what is kept of the header
 LOG_KEYS = frozenset(("version", "status", "results", "samples", "plan", "stats"))   # an EvalLog's own keys
+Scored: TypeAlias = tuple[str, str, int, dict[str, JSON]]   # a sample's (path, id, epoch, {scorer: score})
 SAMPLE_MEMBER = re.compile(r"samples/.+_epoch_[0-9]+\.json", re.DOTALL)
 PASS_RULE = (f"Inspect scores are read as Inspect reads them ({_inspect_scores.RULE}), and a sample passes with "
              "full credit, a score of 1.")
@@ -143,7 +145,9 @@ def _count(samples: Iterable[tuple[str, JSON]], header: JSON, suite: str,
     wanted = None if suite in SUITES else suite
     scored: dict[str, dict[int, float]] = {}   # sample id -> {epoch: its score}
     seen: dict[tuple[str, int], str] = {}   # (sample id, epoch) -> where it is
-    named: list[Named] = []   # the log's scores, from its first sample with scores
+    named: list[Named] = []   # the log's scores, from its first sample with none NaN (a NaN hides a dict's keys)
+    score: Named | None = None   # the one read
+    waiting: list[Scored] = []   # samples read before the log's scores are known
     errored = unscored = 0
     for path, sample in samples:
         sample_id, epoch = _sample_key(path, sample)
@@ -158,18 +162,33 @@ def _count(samples: Iterable[tuple[str, JSON]], header: JSON, suite: str,
         if not isinstance(scores, dict) or not scores:
             raise FormatError(f"{_at(path, 'scores')}: {_named(sample_id, epoch)} has no scores; score the log "
                               "first (inspect score) and give the scored log.")
-        named = named or _inspect_scores.named_scores(scores)
-        try:
-            score = _score(scores, _inspect_scores.chosen(named, wanted), path, sample_id, epoch)
-        except Unscored:
-            unscored += 1
-            continue
-        _add(scored, sample_id, epoch, score, limit)
+        waiting.append((path, sample_id, epoch, scores))
+        if score is None and not _inspect_scores.any_unscored(scores):
+            named = _inspect_scores.named_scores(scores)
+            score = _inspect_scores.chosen(named, wanted)
+        if score is not None:
+            unscored += _keep(scored, waiting, score, limit)
+    if waiting:   # every sample read has a NaN score: the first names the log's scores
+        named = _inspect_scores.named_scores(waiting[0][3])
+        score = _inspect_scores.chosen(named, wanted)
+        unscored += _keep(scored, waiting, score, limit)
     if not scored:
         raise FormatError(_nothing_scored(errored, unscored))
+    assert score is not None   # set when the first sample scored was kept
     problems = [_problem(sample_id, epochs) for sample_id, epochs in scored.items()]
-    return problems, _notes(header, named, _inspect_scores.chosen(named, wanted), problems,
-                            (errored, unscored, len(seen)))
+    return problems, _notes(header, named, score, problems, (errored, unscored, len(seen)))
+
+
+def _keep(scored: dict[str, dict[int, float]], waiting: list[Scored], score: Named, limit: int | None) -> int:
+    """Keep each waiting sample's score named score (emptying waiting); return how many were unscored (NaN)."""
+    unscored = 0
+    for path, sample_id, epoch, scores in waiting:
+        try:
+            _add(scored, sample_id, epoch, _score(scores, score, path, sample_id, epoch), limit)
+        except Unscored:
+            unscored += 1
+    waiting.clear()
+    return unscored
 
 
 def _sample_key(path: str, sample: JSON) -> tuple[str, int]:
@@ -239,6 +258,8 @@ def _score(scores: dict[str, JSON], score: Named, path: str, sample_id: str, epo
     value = field(scores[score.scorer], "value", _at(path, where))
     where += ".value"
     if score.key is not None:
+        if isinstance(value, float) and math.isnan(value):   # Score.unscored: NaN for the whole dict
+            raise Unscored
         if not isinstance(value, dict) or score.key not in value:
             raise FormatError(f"{_at(path, where)}: {named} has no {show(score.key)} in its value; the scorer "
                               f"{show(score.scorer)} gives a dict of values, and every sample needs the key read.")

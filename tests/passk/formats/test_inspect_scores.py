@@ -217,6 +217,15 @@ def test_a_nan_under_a_key_is_unscored_for_that_key_alone():
     assert side.problems[0].scores == (1.0,) and any("1 sample was unscored" in note for note in side.warnings)
 
 
+def test_a_dict_scorers_keys_are_known_from_a_later_sample_when_the_first_is_unscored():
+    """Score.unscored writes NaN for the whole value, which hides the keys; the next sample shows them."""
+    samples = [scored(float("nan"), "a"), scored({"main": True, "side": False}, "b"),
+               scored({"main": False, "side": True}, "c")]
+    parsed = read_problems(log(samples), suite="side")
+    assert counts(parsed) == [("b", 1, 0), ("c", 1, 1)]
+    assert "1 sample was unscored (a NaN score) and left out, as Inspect's metrics leave them out." in parsed.warnings
+
+
 def test_an_eval_archive_takes_the_suite_too():
     members = {"header.json": {"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}},
                "samples/1_epoch_1.json": scored({"main_task_success": False, "side_task_success": "C"}, "1")}
