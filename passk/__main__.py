@@ -8,7 +8,8 @@ with `--detect POINTS` it also plans, for the top two runs at each k, what it ta
 Without -k, the default ks (1, 10, 100) are kept only where every problem has that many samples; a k asked for with -k
 that is undefined (some problem has fewer samples) is answered, with why, and the exit status is 3.
 `passk output-rs*.jsonl [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.metrics), and
-`--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON.
+`--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON; `--bayes` adds Bayes@N (passk.bayes) to the tables,
+which the JSON always holds.
 
 Also run as ``python -m passk``. Standard output holds only the answer, in the format -o chooses (passk.output:
 the terminal's table, CSV or TSV for scripts, the API's JSON, or Markdown or LaTeX for a paper); warnings and
@@ -106,7 +107,12 @@ def build_parser() -> argparse.ArgumentParser:
                              "that are correct, as NeMo-Skills counts it) or wrong (it scores 0)")
     parser.add_argument("--tau", metavar="T", type=_tau,
                         help="also print G-Pass@k_T, the chance that at least ceil(T k) of k drawn samples pass "
-                             "(Liu et al. 2024), and mG-Pass@k, beside pass@k for each k; T from 0 to 1 (0 gives pass@k)")
+                             "(Liu et al. 2024), and mG-Pass@k, beside pass@k for each k; T from 0 to 1 (0 gives "
+                             "pass@k)")
+    parser.add_argument("--bayes", action="store_true",
+                        help="also print Bayes@N (Hariri et al. 2025): the posterior mean of the pass rate under a "
+                             "uniform prior, its posterior SD and 95%% credible interval, as a table in every "
+                             "output format (the JSON always holds it, as \"bayes\")")
     parser.add_argument("--curve", action="store_true",
                         help="with --runs and two FILEs: pass@k of both runs over k = 1 ... n (log-spaced ks when n "
                              "is large), A - B with a 95%% band simultaneous over the ks shown, where the leading "

@@ -31,6 +31,7 @@ from numbers import Integral, Real
 from typing import IO, Any, TypeAlias, cast
 
 from passk import benchmark
+from passk.bayes import Bayes
 from passk.benchmark import KComparison, KResult, Retries
 from passk.calculator import printable
 from passk.estimator import MAX_N
@@ -306,6 +307,7 @@ class Summary:
     g_pass: GPass | None = None
     graded: Graded | None = None        # the mean score and max@k, where some sample's score is neither 0 nor 1
     averages: Averages | None = None    # avg@k and the seeds' spread, where the samples carry scores in order
+    bayes: Bayes | None = None          # Bayes@N: the posterior mean of the pass rate, its SD and credible interval
     source: str = ""
     combined: str = ""
     suite: str | None = None
@@ -393,7 +395,7 @@ def summarize(run: RunLike, k: Ks = (1, 10), tau: float | None = None, tie: Tie 
         warnings=tuple(result.warnings), samples=result.samples, min_n=result.min_n, max_n=result.max_n,
         status={"broken": result.broken, "flaky": result.flaky, "solid": result.solid}, retries=result.retries,
         planner=tuple(report.planner()), majority=result.majority, g_pass=result.g_pass,
-        graded=result.graded, averages=result.averages, source=run.source,
+        graded=result.graded, averages=result.averages, bayes=result.bayes, source=run.source,
         combined=run.combined, suite=report.suite, run=run, report=report)
 
 

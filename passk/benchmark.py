@@ -35,8 +35,10 @@ from typing import Any, Protocol, TypeAlias, TypedDict, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from passk.bayes import Bayes, bayes_at_n
 from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
                            shown_in)
+from passk.columns import BAYES_COLUMNS
 from passk.display import agree, plural
 from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, _pass_hat_k_array, distinct_pairs
 from passk.intervals import (PairedDifference, fixed_interval, fixed_note, population_note, shape,
@@ -143,6 +145,7 @@ class Summary:
     g_pass: GPass | None = None        # G-Pass@k_tau and mG-Pass@k, when a tau was asked for
     graded: Graded | None = None       # the mean score and max@k, when some sample's score is neither 0 nor 1
     averages: Averages | None = None   # avg@k and the seeds' spread, when every problem's samples carry scores
+    bayes: Bayes | None = None         # Bayes@N: the posterior mean of the pass rate with its credible interval
 
     def sizes(self) -> str:
         """'40 problems, 400 samples (n = 10)', or 'n from 5 to 10' where the problems' n differ."""
@@ -182,7 +185,8 @@ class Summary:
                 **({"majority": self.majority.to_json()} if self.majority else {}),
                 **({"g_pass": self.g_pass.to_json()} if self.g_pass else {}),
                 **({"graded": self.graded.to_json()} if self.graded else {}),
-                **({"avg_at_k": self.averages.to_json()} if self.averages else {})}
+                **({"avg_at_k": self.averages.to_json()} if self.averages else {}),
+                **({"bayes": json_row(self.bayes, BAYES_COLUMNS)} if self.bayes else {})}
 
 
 def _problem_cells(problem: ProblemCounts) -> tuple[str, int, int, str]:
@@ -244,6 +248,7 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         warnings=list(warnings) + _misuse_warnings(samples),
         majority=_majority(problems, ks, tie, vote_work),
         g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau, tail_work),
+        bayes=bayes_at_n(samples, correct),
         **_from_scores(problems, ks, score_work))
 
 

@@ -23,6 +23,7 @@ from passk.benchmark import KResult, Summary, compare, parse_ks
 from passk.columns import (CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS,
                            RESULT_COLUMNS, TERMINAL, Column, cells, headings)
 from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
+from passk.columns import BAYES_COLUMNS
 from passk.curves import METHOD, curves_of
 from passk.display import p_value, plural, points as in_points
 from passk.estimator import DEFAULT_KS
@@ -297,9 +298,9 @@ def read_as(report: Report) -> str:
 PLAN_HINT = "\nplanning: --plan says what more samples or more problems would buy."
 
 
-def text(report: Report, width: int | None = None, plan: bool = True) -> str:
+def text(report: Report, width: int | None = None, plan: bool = True, bayes: bool = False) -> str:
     """The terminal's tables: the chosen suite's, then (EvalPlus) the other suite's results; fitted to width
-    columns (None: lines as long as they come)."""
+    columns (None: lines as long as they come); bayes: Bayes@N after what is beside pass@k."""
     parts = [table(report.summary, read_as(report) + (f", EvalPlus {report.suite} suite" if report.suite else ""),
                    width)]
     for suite, other in report.other_suites.items():
@@ -308,6 +309,8 @@ def text(report: Report, width: int | None = None, plan: bool = True) -> str:
     if retries and retries["sentence"] and len(report.summary.results) > 1:   # no sentence: one k defined
         parts.append(f"\n{retries['sentence']}")
     parts += beside_lines(report.summary, width)
+    if bayes:
+        parts += bayes_lines(report)
     return fitted("\n".join(parts + (planning_lines(report) if plan else [PLAN_HINT])), width)
 
 
@@ -325,12 +328,13 @@ def json_text(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2)
 
 
-def answer_text(report: Report, output: str, width: int | None = None, plan: bool = True) -> str:
+def answer_text(report: Report, output: str, width: int | None = None, plan: bool = True,
+                bayes: bool = False) -> str:
     """The report in an output format (passk.output.FORMATS): the terminal's table (fitted to width), the JSON, or
-    the tables of passk.output."""
+    the tables of passk.output; bayes adds Bayes@N to the tables (the JSON always holds it)."""
     if output == TABLE:
-        return text(report, width, plan)
-    return json_text(report) if output == JSON else written(report_tables(report), output)
+        return text(report, width, plan, bayes)
+    return json_text(report) if output == JSON else written(report_tables(report, bayes), output)
 
 
 def notices(report: Report, output: str) -> list[str]:
@@ -365,6 +369,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
     options that do not go together."""
     if (args.majority or args.tau is not None) and args.runs:
         parser.error(f"{'--majority' if args.majority else '--tau'} adds to the answer of one run: leave out --runs")
+    if args.bayes and args.runs:
+        parser.error("--bayes adds to the answer of one run: leave out --runs")
     if args.curve and (not args.runs or len(args.files) != 2):
         parser.error("--curve compares two runs' curves over k: give --runs and two FILEs")
     if args.fail_if_worse is not None and (not args.runs or len(args.files) != 2):
@@ -398,7 +404,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace, stderr: TextI
                             for value in [getattr(args, name)] if value is not None})
     planned = args.plan or any(getattr(args, name) is not None
                                for name in ("target", "tokens_per_sample", "price_per_million"))
-    _printed(answer_text(report, args.output, terminal_width(), planned), (), stderr)
+    _printed(answer_text(report, args.output, terminal_width(), planned, bayes=args.bayes), (), stderr)
     # after the answer, so that a long one does not scroll them away
     for line in [*notices(report, args.output), *filter(None, [defaults.note()])]:
         print(f"passk: {line}", file=stderr)
@@ -439,6 +445,22 @@ def beside_lines(summary: Summary, width: int | None = None) -> list[str]:
                   "mean over tau from 0.5 to 1 (Liu et al. 2024):"]
         lines += rows_lines(summary.g_pass.results, G_PASS_COLUMNS, width)
     return lines + score_lines(summary, width)
+
+
+BAYES_SENTENCE = ("Bayes@N (Hariri et al. 2025): the mean over problems of each pass rate's posterior mean, "
+                  "(c + 1)/(n + 2) under a uniform prior, with its posterior SD and the 95% credible interval "
+                  "mean ± 1.96 SD (scorio's bayes_ci)")
+
+
+def bayes_lines(report: Report) -> list[str]:
+    """Bayes@N of each suite, a line each under the sentence that says what it is."""
+    lines = [f"\n{BAYES_SENTENCE}:"]
+    for suite, summary in suites(report):
+        if summary.bayes:
+            mean, sd, interval = cells(summary.bayes, TERMINAL, BAYES_COLUMNS)
+            lines.append(f"  {f'EvalPlus {suite} suite: ' if report.other_suites else ''}Bayes@N {mean}, "
+                         f"posterior SD {sd}, 95% credible interval {interval}")
+    return lines
 
 
 def score_lines(summary: Summary, width: int | None = None) -> list[str]:

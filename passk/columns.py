@@ -232,3 +232,11 @@ AVERAGE_COLUMNS = (
     Column("coverage_note", "coverage", "", label, frozenset({JSON})),
     Column("reason", "note", "", label, frozenset({JSON})),
 )
+
+# Bayes@N of a benchmark (passk.bayes.Bayes, one row, not per k): the posterior mean of its pass rate under a uniform
+# prior, the posterior SD and the 95% credible interval (Hariri et al. 2025); the JSON keys in their order.
+BAYES_COLUMNS = (
+    Column("bayes_at_n", "Bayes@N", "%", probability, _EVERY_TABLE, "mean"),
+    Column("posterior_sd", "posterior SD", "%", probability, _EVERY_TABLE, "sd"),
+    Column("ci95", "95% credible interval", "%", interval, _EVERY_TABLE),
+)

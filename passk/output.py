@@ -25,6 +25,7 @@ from passk import __version__
 from passk.columns import (CSV, G_PASS_COLUMNS, LATEX, MAJORITY_COLUMNS, MARKDOWN, NOTATIONS, PAIR_COLUMNS,
                            RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, CURVE_COLUMNS, Column, shown_in)
 from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
+from passk.columns import BAYES_COLUMNS
 from passk.display import difference_interval, interval, label, whole
 from passk.paper import ALIGNMENT, MARKDOWN_RULES, MARKDOWN_SPECIAL, latex_line, markdown_line, suites
 
@@ -67,8 +68,9 @@ def _placed(columns: Sequence[Column], *lead: Column) -> tuple[Column, ...]:
                         for column in shown_in(TERMINAL, columns))
 
 
-def report_tables(report: "Report") -> list[Table]:
-    """A run's tables: pass@k per (suite and) k, then maj@k and G-Pass@k where the report has them.
+def report_tables(report: "Report", bayes: bool = False) -> list[Table]:
+    """A run's tables: pass@k per (suite and) k, then maj@k and G-Pass@k where the report has them, and Bayes@N
+    (a row per suite) when bayes is asked for.
 
     The pass@k table of a run that has no other table has no title: it is the paper table `passk --markdown`
     always printed (and `--latex`, with \\hline rules now rather than booktabs)."""
@@ -88,6 +90,10 @@ def report_tables(report: "Report") -> list[Table]:
         tables.append(Table(f"G-Pass@k at tau = {g_pass[0][0]:g} and mG-Pass@k", _placed(G_PASS_COLUMNS, *lead),
                             [row for _, row in g_pass]))
     tables += score_tables(named, lead)
+    posteriors = [Placed(summary.bayes, suite=suite) for suite, summary in named if summary.bayes]
+    if bayes and posteriors:
+        tables.append(Table("Bayes@N: the posterior mean of the pass rate under a uniform prior, its SD and 95% "
+                            "credible interval (Hariri et al. 2025)", _placed(BAYES_COLUMNS, *lead), posteriors))
     if len(tables) == 1:
         tables[0] = replace(tables[0], title="")
     return tables

@@ -94,7 +94,8 @@ def test_the_api_and_the_page_take_tau_zero(client: FlaskClient) -> None:
     body = {"problems": [{"task_id": "a", "n": 4, "c": 2}, {"task_id": "b", "n": 4, "c": 1}], "k": [1, 2], "tau": 0}
     answer = client.post("/api/v1/benchmark", json=body).get_json()
     assert answer["g_pass"]["tau"] == 0
-    assert [row["g_pass_at_k"] for row in answer["g_pass"]["results"]] == [row["pass_at_k"] for row in answer["results"]]
+    assert [row["g_pass_at_k"] for row in answer["g_pass"]["results"]] == \
+        [row["pass_at_k"] for row in answer["results"]]
     page = client.post("/benchmark", data={"file": (io.BytesIO(b"4 2\n4 1\n"), "r.txt"), "k": "1,2", "tau": "0"},
                        content_type="multipart/form-data")
     html = page.get_data(as_text=True)
