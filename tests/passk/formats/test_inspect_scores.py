@@ -18,6 +18,7 @@ from fractions import Fraction
 import pytest
 
 from passk.benchmark import summarize
+from passk.__main__ import main
 from passk.formats import FormatError, read_problems
 from where import FIXTURES
 
@@ -260,3 +261,11 @@ def test_a_log_holding_fewer_samples_than_its_results_count_says_so():
 
 def test_a_log_holding_every_sample_its_results_count_says_nothing_of_it():
     assert not any("samples its results count" in warning for warning in read_dict_log().warnings)
+
+
+def test_the_command_line_reads_the_score_named_by_suite_without_calling_it_ignored(capsys):
+    assert main([str(DICT_LOG), "-k", "1,2", "--json", "--suite", "side_task_success"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["format"] == "inspect" and [row["pass_at_k"] for row in answer["results"]] == [0.5, 1.0]
+    assert any('this is "side_task_success"' in warning for warning in answer["warnings"])
+    assert not any("was ignored" in warning for warning in answer["warnings"])
