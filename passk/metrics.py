@@ -10,6 +10,7 @@ A k is defined when every problem has at least k samples, as for pass@k.
 """
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,8 +26,8 @@ from passk.formats._core import Vote
 from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, tail_cost, threshold
 from passk.intervals import population_note, shape, spread_and_interval
 from passk.majority import Tie, inconsistent_answers, majority_at_k_exact, vote_cost, vote_score
-from passk.scores import (exponent, first_sums, max_at_k_cost, max_at_k_exact, sample_variance, scaled,
-                          seed_spread, sqrt_nearest)
+from passk.scores import (max_at_k_cost, max_at_k_exact, nearest_mean, sample_variance, score_sums, seed_spread,
+                          sqrt_nearest)
 
 
 @dataclass(frozen=True)
@@ -326,12 +327,16 @@ def graded_table(scores: Sequence[Sequence[float]], ks: Sequence[int], work: flo
     work bounds max@k's estimated microseconds (passk.scores.max_at_k_cost, priced per different set of scores;
     None: no bound): a k that would pass it is left out with a reason, before any of it is computed.
     """
-    power = max(exponent(problem) for problem in scores)
-    means = [Fraction(sum(scaled(problem, power)), len(problem) << power) for problem in scores]
-    mean = estimate(np.array([float(value) for value in means]), exact=exact_mean(means))
-    ordered = [tuple(sorted(problem)) for problem in scores]
-    distinct = set(ordered)
+    sums = score_sums(scores, ())
     samples = np.array([len(problem) for problem in scores], dtype=np.int64)
+    by_samples: Counter[int] = Counter()   # each n's problems' sums of scores
+    for total, n in zip(sums.whole, samples.tolist()):
+        by_samples[n] += total
+    shares = Counter({Fraction(1, n << sums.power): total for n, total in by_samples.items()})
+    mean = estimate(np.array([total / (n << sums.power) for total, n in zip(sums.whole, samples.tolist())]),
+                    exact=_weighted_mean(shares, len(scores)))
+    ordered = [tuple(sorted(problem)) for problem in scores]
+    distinct = Counter(ordered)
     rows = []
     spent = 0.0
     for k in ks:
@@ -348,10 +353,13 @@ def graded_table(scores: Sequence[Sequence[float]], ks: Sequence[int], work: flo
             rows.append(GradedRow(k, None, None, reason))
             continue
         exact = {problem: max_at_k_exact(problem, k) for problem in distinct}
-        values = [exact[problem] for problem in ordered]
-        first = [max(problem[:k]) for problem in scores]
-        rows.append(GradedRow(k, estimate(np.array([float(value) for value in values]), exact=exact_mean(values)),
-                              float(Fraction(sum(scaled(first, power)), len(first) << power))))
+        nearest = {problem: float(value) for problem, value in exact.items()}
+        by_value: Counter[Fraction] = Counter()
+        for problem, count in distinct.items():
+            by_value[exact[problem]] += count
+        rows.append(GradedRow(k, estimate(np.array([nearest[problem] for problem in ordered]),
+                                          exact=_weighted_mean(by_value, len(scores))),
+                              nearest_mean([max(problem[:k]) for problem in scores])))
     return Graded(mean, rows)
 
 
@@ -359,36 +367,36 @@ def average_table(scores: Sequence[Sequence[float]], ks: Sequence[int]) -> Avera
     """avg@k for each k from each problem's scores in sample order and, where every problem has the same n, the
     spread across seeds (passk.scores.seed_spread, NeMo-Skills' std_dev_across_runs and std_err_across_runs)."""
     samples = np.array([len(problem) for problem in scores], dtype=np.int64)
-    least = int(samples.min())
-    seeds = least if least == int(samples.max()) else None
-    power = max(exponent(problem) for problem in scores)
-    shown = [k for k in ks if k <= least]
-    sums, squares = [], []
-    totals = [0] * least if seeds else []
-    for problem in scores:
-        problem_sums, problem_squares = first_sums(problem, power, shown)
-        sums.append(problem_sums)
-        squares.append(problem_squares)
-        if seeds:
-            totals = [total + score for total, score in zip(totals, scaled(problem, power))]
+    sums = score_sums(scores, ks)
+    seeds = len(sums.seeds) or None
     rows = []
     for k in ks:
         reason = undefined(k, samples, f"avg@{k:,}")
         if reason:
             rows.append(AverageRow(k, None, reason=reason))
             continue
-        at = shown.index(k)
-        firsts = [problem_sums[at] for problem_sums in sums]
-        scale = k << power
-        exact = Fraction(sum(firsts), len(firsts) * scale)
-        row = AverageRow(k, estimate(np.array([total / scale for total in firsts]), exact=exact))
+        firsts, squares = sums.first[k], sums.first_squares[k]
+        scale = k << sums.power
+        row = AverageRow(k, estimate(np.array([total / scale for total in firsts]),
+                                     exact=Fraction(sum(firsts), len(firsts) * scale)))
         if seeds and k >= 2:
-            row.seeds_sd, row.seeds_se = seed_spread(totals, len(scores) << power, k)
-            within = {pair: sqrt_nearest(*_scaled_variance(*pair, k, power))
-                      for pair in set(zip(firsts, (problem_squares[at] for problem_squares in squares)))}
-            row.within_sd = math.fsum(within[pair] for pair in zip(firsts, (s[at] for s in squares))) / len(scores)
+            row.seeds_sd, row.seeds_se = seed_spread(sums.seeds, len(scores) << sums.power, k)
+            within = {pair: sqrt_nearest(*_scaled_variance(*pair, k, sums.power)) for pair in set(zip(firsts, squares))}
+            row.within_sd = math.fsum(within[pair] for pair in zip(firsts, squares)) / len(scores)
         rows.append(row)
     return Averages(seeds, rows)
+
+
+def _weighted_mean(weights: Counter[Fraction], count: int) -> Fraction | None:
+    """The exact sum of value x weight over count, or None past MEAN_DENOMINATORS different denominators (as
+    exact_mean: estimate then sums the rounded values)."""
+    by_denominator: dict[int, int] = {}
+    for value, weight in weights.items():
+        by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + value.numerator * weight
+        if len(by_denominator) > MEAN_DENOMINATORS:
+            return None
+    return sum((Fraction(numerator, denominator) for denominator, numerator in by_denominator.items()),
+               Fraction(0)) / count
 
 
 def _scaled_variance(total: int, squares: int, count: int, power: int) -> tuple[int, int]:

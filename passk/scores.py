@@ -21,10 +21,16 @@ figures are the same on every CPU. max@k's sum grows with n and k (max_at_k_cost
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, chain
 
-# max_at_k_cost's estimate, in microseconds on a 2-core machine (tests/passk/test_scores.py holds a few sizes)
+import numpy as np
+
+from passk.estimator import Floats
+
+# max_at_k_cost's estimate, in microseconds on a 2-core machine: within a factor of two of max_at_k_exact's time on
+# random scores from n = 10 to 20,000 and k from 5 to n / 2 (measured with time.process_time in a shell, not a test)
 CALL_COST = 5.0          # a problem's sum's start
 SAMPLE_COST = 1.0        # a score made a whole number, and sorted
 TERM_COST = 0.3          # a term of the sum: a multiply and a divide of whole numbers
@@ -53,6 +59,12 @@ def scaled(scores: Sequence[float], power: int) -> list[int]:
         numerator, denominator = score.as_integer_ratio()
         numerators.append(numerator << (power - denominator.bit_length() + 1))
     return numerators
+
+
+def nearest_mean(scores: Sequence[float]) -> float:
+    """The double nearest the exact mean of the scores (one rounding, so the same in any order)."""
+    power = exponent(scores)
+    return float(Fraction(sum(scaled(scores, power)), len(scores) << power))
 
 
 def max_at_k_exact(scores: Sequence[float], k: int) -> Fraction:
@@ -96,12 +108,70 @@ def _log2_comb(n: int, k: int) -> float:
     return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
 
 
-def first_sums(scores: Sequence[float], power: int, ks: Sequence[int]) -> tuple[list[int], list[int]]:
-    """The sums of the first k scores and of their squares, each k in ks at most len(scores), as whole numbers
-    over 2^power and 4^power."""
-    numerators = scaled(scores, power)
-    sums, squares = list(accumulate(numerators)), list(accumulate(value * value for value in numerators))
-    return [sums[k - 1] for k in ks], [squares[k - 1] for k in ks]
+SMALL_POWER = 16   # scores that are whole multiples of 2^-16 (0/1 verdicts, halves, tenths of a 16th) sum in int64
+
+
+@dataclass(frozen=True)
+class Sums:
+    """Whole-number sums of the problems' scores over 2^power (their squares' over 4^power): for each k asked, each
+    problem's sum of its first k scores and of their squares; each problem's sum of all its scores; and, where every
+    problem has the same n (seeds), each seed's total over the problems."""
+    power: int
+    first: dict[int, list[int]]
+    first_squares: dict[int, list[int]]
+    whole: list[int]
+    seeds: list[int]
+
+
+def score_sums(scores: Sequence[Sequence[float]], ks: Sequence[int]) -> Sums:
+    """The Sums of the problems' scores (each in [0, 1]) at each k in ks that every problem reaches.
+
+    Scores that are whole multiples of 2^-SMALL_POWER are summed at once in int64 arrays (exact: a sum of 2^30
+    such squares stays below 2^62); others one by one in Python's whole numbers.
+    """
+    sizes = np.fromiter(map(len, scores), np.int64, len(scores))
+    flat = np.fromiter(chain.from_iterable(scores), np.float64, int(sizes.sum()))
+    least, equal = int(sizes.min()), int(sizes.min()) == int(sizes.max())
+    shown = sorted({k for k in ks if k <= least})
+    power = _small_power(flat) if flat.size < 2**30 else None
+    if power is None:
+        return _python_sums(scores, shown, equal)
+    numerators = np.ldexp(flat, power).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    sums = np.concatenate(([0], np.cumsum(numerators)))
+    squares = np.concatenate(([0], np.cumsum(numerators * numerators)))
+    return Sums(power, {k: (sums[starts + k] - sums[starts]).tolist() for k in shown},
+                {k: (squares[starts + k] - squares[starts]).tolist() for k in shown},
+                (sums[starts + sizes] - sums[starts]).tolist(),
+                numerators.reshape(len(scores), least).sum(axis=0).tolist() if equal else [])
+
+
+def _small_power(flat: Floats) -> int | None:
+    """The smallest power p <= SMALL_POWER with every score a whole multiple of 2^-p, else None."""
+    for power in range(SMALL_POWER + 1):
+        scaled_up = np.ldexp(flat, power)
+        if np.array_equal(scaled_up, np.floor(scaled_up)):
+            return power
+    return None
+
+
+def _python_sums(scores: Sequence[Sequence[float]], shown: Sequence[int], equal: bool) -> Sums:
+    """score_sums one score at a time, in Python's whole numbers over the largest power any score needs."""
+    power = max(exponent(problem) for problem in scores)
+    first: dict[int, list[int]] = {k: [] for k in shown}
+    first_squares: dict[int, list[int]] = {k: [] for k in shown}
+    whole: list[int] = []
+    seeds = [0] * len(scores[0]) if equal else []
+    for problem in scores:
+        numerators = scaled(problem, power)
+        sums, squares = list(accumulate(numerators)), list(accumulate(value * value for value in numerators))
+        for k in shown:
+            first[k].append(sums[k - 1])
+            first_squares[k].append(squares[k - 1])
+        whole.append(sums[-1])
+        if equal:
+            seeds = [total + value for total, value in zip(seeds, numerators)]
+    return Sums(power, first, first_squares, whole, seeds)
 
 
 def sqrt_nearest(numerator: int, denominator: int) -> float:

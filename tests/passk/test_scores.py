@@ -14,7 +14,8 @@ from passk.benchmark import summarize
 from passk.estimator import pass_at_k
 from passk.formats._core import Problem
 from passk.metrics import average_table, graded_table
-from passk.scores import max_at_k, max_at_k_cost, max_at_k_exact, sqrt_nearest
+from passk.scores import (_python_sums, exponent, max_at_k, max_at_k_cost, max_at_k_exact, score_sums,
+                          sqrt_nearest)
 
 scores = st.floats(0.0, 1.0, allow_subnormal=True)
 grades = st.sampled_from([0.0, 0.25, 0.5, 0.65, 0.75, 1.0])
@@ -98,6 +99,30 @@ def test_sqrt_nearest_is_the_double_nearest_the_root(numerator, denominator):
 
 def test_sqrt_nearest_of_squares_is_exact():
     assert sqrt_nearest(1, 36) == 1 / 6 and sqrt_nearest(9, 4) == 1.5 and sqrt_nearest(0, 7) == 0.0
+
+
+# the sums every table reads
+
+
+@given(st.lists(st.lists(st.one_of(grades, scores), min_size=3, max_size=3), min_size=1, max_size=6),
+       st.lists(st.lists(grades, min_size=1, max_size=5), min_size=1, max_size=6))
+def test_score_sums_are_the_same_at_once_and_one_by_one(seeds, ragged):
+    for rows in (seeds, ragged, [[float(score == 1.0) for score in row] for row in ragged]):
+        least = min(map(len, rows))
+        ks = sorted({1, least})
+        at_once, one_by_one = score_sums(rows, ks), _python_sums(rows, ks, len(set(map(len, rows))) == 1)
+        scale = 2 ** (one_by_one.power - at_once.power)   # the same sums, over 2^power each
+        for k in ks:
+            assert [value * scale for value in at_once.first[k]] == one_by_one.first[k]
+            assert [value * scale * scale for value in at_once.first_squares[k]] == one_by_one.first_squares[k]
+        assert [value * scale for value in at_once.whole] == one_by_one.whole
+        assert [value * scale for value in at_once.seeds] == one_by_one.seeds
+        assert one_by_one.whole == [sum(Fraction(score) * 2**one_by_one.power for score in row) for row in rows]
+
+
+def test_verdicts_and_quarters_are_summed_at_once_and_decimals_one_by_one():
+    assert score_sums([(1.0, 0.0)], [1]).power == 0 and score_sums([(0.25, 0.5)], [1]).power == 2
+    assert score_sums([(0.65, 1.0)], [1]).power == exponent([0.65]) == 53   # 0.65 is 5854679515581645 / 2^53
 
 
 # the graded table

@@ -31,7 +31,8 @@ def test_the_page_shows_the_mean_score_max_at_k_and_avg_at_k(client):
     response = upload(client, "/benchmark", k="1,2,4")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "Mean score, each problem’s mean over its samples: <strong>41.67%</strong>" in html   # (7/16 + 11/16 + 1/8)/3
+    # the mean score: (7/16 + 11/16 + 1/8) / 3
+    assert "Mean score, each problem’s mean over its samples: <strong>41.67%</strong>" in html
     # max@2, the mean best of every pair: (17/24 + 23/24 + 1/4) / 3 = 23/36; first k only: (1 + 1 + 0) / 3
     graded = table_rows(html, "graded-table")
     assert [(row[0], row[1], row[-1]) for row in graded] == [("1", "41.67%", "33.33%"), ("2", "63.89%", "66.67%"),
