@@ -48,7 +48,8 @@ else:   # Python 3.14's zipfile, which unpacks zstd members (method 93) a bounde
 NAME = "inspect"
 LABEL = "Inspect"   # the tool, as people name it
 TITLE = "Inspect (inspect_ai) .eval or .json log"
-SIGNATURE = 'an object with "eval": {"task", "model"} and "samples", "results" or "version"'   # what detection seeks
+SIGNATURE = ('an object with "eval": {"task", "model"} beside an EvalLog\'s "version", "status", "results" or '
+             '"samples"')   # what detection looks for
 SOURCE = "Inspect (inspect_ai) log"
 ZIP_MAGIC = b"PK\x03\x04"
 HEADER = "header.json"
