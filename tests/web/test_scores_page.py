@@ -9,6 +9,9 @@ from html import unescape
 
 import pytest
 
+from where import REALDATA
+
+NEMO = "nemoskills__NVIDIA_NeMo-Skills__"
 GRADED = [{"task_id": "a", "scores": [1, 0, 0.5, 0.25]}, {"task_id": "b", "scores": [0, 1, 1, 0.75]},
           {"task_id": "c", "scores": [0, 0, 0, 0.5]}]
 
@@ -82,3 +85,20 @@ def test_the_max_at_k_work_limit_is_reported_not_exceeded(client, monkeypatch):
 def test_bad_scores_in_the_json_body_are_named(client, scores, message):
     response = client.post("/api/v1/benchmark", json={"problems": [{"task_id": "a", "scores": scores}], "k": [1]})
     assert response.status_code == 400 and response.get_json()["error"] == message
+
+
+@pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
+def test_nemo_skills_seeds_show_avg_at_k_and_a_recalculation_says_it_needs_the_files(client):
+    seeds = [(io.BytesIO((REALDATA / f"{NEMO}gpqa_output-rs{seed}.jsonl").read_bytes()), f"output-rs{seed}.jsonl")
+             for seed in range(4)]
+    html = client.post("/benchmark", data={"file": seeds, "k": "1,4"},
+                       content_type="multipart/form-data").get_data(as_text=True)
+    # NeMo-Skills' metrics.json-test: pass@1[avg-of-4] 50, std_dev_across_runs 0.2041241452319315
+    assert [(row[0], row[1], row[-2]) for row in table_rows(html, "averages-table")] == [("1", "75.00%", "—"),
+                                                                                       ("4", "50.00%", "20.41%")]
+    assert 'id="graded"' not in html and 'id="scores-need-file"' not in html
+    carried = dict(re.findall(r'<input type="hidden" name="(carried_[a-z]+)" value="([^"]*)"', html))
+    again = client.post("/benchmark", data={**{name: unescape(value) for name, value in carried.items()}, "k": "1,2"})
+    text = again.get_data(as_text=True)
+    assert again.status_code == 200 and 'id="averages-table"' not in text
+    assert "avg@k, the spread across seeds and graded scores need each sample’s score" in text
