@@ -20,13 +20,16 @@ CPU, found one of two ways (as passk.nearest finds pass@k's):
   step for the square root: SQRT), each figure with a proven bound, taken where the bound settles it;
 - else in whole numbers: the sums bracketed (each term's fraction floored at PRECISIONS[0] bits, then more),
   a figure taken once both ends of its bracket round to the same double, sigma's bracket from integer square
-  roots (math.isqrt); where a bracket straddles a rounding boundary at every precision, the exact sums (up to
-  EXACT_DENOMINATORS different n) and the square root refined until settled.
+  roots (math.isqrt); where a bracket straddles a rounding boundary at every precision, the exact sums and
+  the square root refined until settled. Past EXACT_DENOMINATORS different n, whose exact sums could grow
+  with each, one bracket at PRECISIONS[0] bits is taken as it is.
 
-The interval's ends use z to Z_DIGITS digits: one closer than that to a rounding boundary, which no input is
-known to reach, takes the rounding of its bracket's midpoint, still in whole numbers. The cost is a few
-numpy passes over the distinct (n, c) pairs; the whole numbers' way, rarely needed, a few operations on
-numbers of a few hundred bits for each distinct n.
+The interval's ends use z to Z_DIGITS digits. A figure whose bracket still straddles a rounding boundary (an
+end within 10**-54 of one, or, past EXACT_DENOMINATORS different n, a figure within 2**-200 of one) takes
+the rounding of its bracket's midpoint, still in whole numbers, so the same on every CPU. The cost is a few
+numpy passes over the distinct (n, c) pairs (100,000 pairs with n near 10**12: 0.07 s on a 2-core machine);
+the whole numbers' way, rarely needed, a few operations on numbers of a few hundred bits for each distinct n
+(0.3 s for 100,000 of them).
 """
 
 import math
@@ -40,7 +43,7 @@ from passk import nearest
 from passk.estimator import Floats, checked_pairs
 
 # the standard normal's 97.5% quantile, sqrt(2) erfinv(0.95), to Z_DIGITS significant digits (mpmath at 80 digits;
-# tests/passk/test_bayes.py checks it against the normal distribution function summed as a series)
+# tests/passk/test_bayes.py checks it against mpmath's erfinv and normal distribution function)
 Z_DIGITS = 55
 Z95 = Fraction("1.959963984540054235524594430520551527955550077869548398")
 Z95_BOUND = Fraction(1, 10 ** (Z_DIGITS - 1))   # |z - Z95| is below this
@@ -172,18 +175,15 @@ def _whole_numbers(pairs: list[list[int]], counts: list[int], problems: int) -> 
         seconds[n] = seconds.get(n, 0) + count * (c + 1) * (n - c + 1)
     means = [(total, n + 2) for n, total in firsts.items()]                     # their sum is P mu
     spreads = [(total, (n + 2) ** 2 * (n + 3)) for n, total in seconds.items()]  # ... and P^2 sigma^2
-    for bits in PRECISIONS:
-        found = _settled(_scaled(_bracket(means, bits), problems), _scaled(_bracket(spreads, bits), problems ** 2),
-                         bits)
+    many = len(means) > EXACT_DENOMINATORS   # no exact sums: one bracket, at the first precision, settled as it is
+    for bits in PRECISIONS[:1] if many else PRECISIONS:
+        mean_bracket = _scaled(_bracket(means, bits), problems)
+        variance_bracket = _scaled(_bracket(spreads, bits), problems ** 2)
+        found = _settled(mean_bracket, variance_bracket, bits, last=many)
         if found is not None:
             return found
-    if len(means) <= EXACT_DENOMINATORS:
-        mean, variance = _exact(means) / problems, _exact(spreads) / problems ** 2
-        mean_bracket, variance_bracket = (mean, mean), (variance, variance)
-    else:
-        mean_bracket = _scaled(_bracket(means, PRECISIONS[-1]), problems)
-        variance_bracket = _scaled(_bracket(spreads, PRECISIONS[-1]), problems ** 2)
-    found = _settled(mean_bracket, variance_bracket, PRECISIONS[-1], last=True)
+    mean, variance = _exact(means) / problems, _exact(spreads) / problems ** 2
+    found = _settled((mean, mean), (variance, variance), PRECISIONS[-1], last=True)
     assert found is not None   # the last pass settles every figure
     return found
 
