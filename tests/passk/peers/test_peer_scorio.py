@@ -169,6 +169,18 @@ def test_eval_api_g_pass_mg_pass_maj_and_max_on_binary_ref():
     assert abs(g_pass.mg_pass.value - SCORIO_AT_3["mg_pass_at_k"]) <= AGREEMENT
 
 
+def test_tau_edges_and_majority_thresholds_on_binary_ref():
+    """test_pass_aliases_and_tau_edge_equivalences: tau = 0 is pass@k and tau = 1 pass^k;
+    test_majority_matches_reference_and_threshold_equivalences: maj@k is G-Pass@k at tau = (k // 2 + 1) / k, and
+    maj@1, maj@2 are pass^1, pass^2; each problem's value, bit for bit."""
+    for n, c in counts(BINARY_REF):
+        assert g_pass_at_k(n, c, 3, 0.0) == pass_at_k(n, c, 3) and g_pass_at_k(n, c, 3, 1.0) == pass_hat_k(n, c, 3)
+        for k in (1, 2, 3):
+            majority = at_least(n, c, k, k // 2 + 1)
+            assert majority == g_pass_at_k(n, c, k, Fraction(k // 2 + 1, k))
+            assert k == 3 or majority == pass_hat_k(n, c, k)
+
+
 def test_mg_pass_at_one_is_zero():
     """test_pass_mg_k1_edge_case: the sum over i from ceil(1/2) + 1 = 2 to 1 is empty."""
     assert all(mg_pass_at_k(n, c, 1) == 0.0 for n, c in counts(BINARY_REF))
