@@ -51,8 +51,8 @@ def test_the_readme_sanity_check_gives_exactly_one_half():
     """Six completions of test/0: the three that return 1 pass; the reference prints 0.4999999999999999."""
     verdicts = [("failed: subprocess", False), ("timed out", False), ("failed: input", False),
                 ("passed", True), ("passed", True), ("passed", True)]
-    lines = "".join(f'{{"task_id": "test/0", "completion": "...", "result": "{result}", "passed": {str(passed).lower()}}}\n'
-                    for result, passed in verdicts)
+    lines = "".join(f'{{"task_id": "test/0", "completion": "...", "result": "{result}", '
+                    f'"passed": {str(passed).lower()}}}\n' for result, passed in verdicts)
     summary = passk.summarize(passk.read(io.BytesIO(lines.encode())), k=1)
     assert summary.results[0].pass_at_k == 0.5
     assert abs(0.5 - 0.4999999999999999) == 2.0**-53

@@ -65,19 +65,18 @@ def test_gpqa_mixed_case_is_the_product_one_unit_low():
 
 
 THRESHOLDS = (0.0, 0.25, 0.5, 0.75, 1.0)
+TWO_OF_FOUR = ((0.8333333333333334,) * 3 + (0.16666666666666666,) * 2, 0.16666666666666666)   # n = 4, c = 2, k = 2
 # (file: case) -> (n, c, k, G-Pass@k at each of THRESHOLDS, mG-Pass@k), as the case's expected_output has them
 G_PASS = {
     "g_pass_at_k: Basic Single Sample Correct": (1, 1, 1, (1.0, 1.0, 1.0, 1.0, 1.0), 0.0),
     "g_pass_at_k: Multiple Samples All Correct": (3, 3, 2, (1.0, 1.0, 1.0, 1.0, 1.0), 1.0),
-    "g_pass_at_k: Mixed Correct and Incorrect": (4, 2, 2, (0.8333333333333334, 0.8333333333333334, 0.8333333333333334,
-                                                           0.16666666666666666, 0.16666666666666666), 0.16666666666666666),
+    "g_pass_at_k: Mixed Correct and Incorrect": (4, 2, 2, *TWO_OF_FOUR),
     "g_pass_at_k: Case Sensitivity": (2, 1, 1, (0.5, 0.5, 0.5, 0.5, 0.5), 0.0),
     "g_pass_at_k: All Incorrect Samples": (3, 0, 1, (0.0, 0.0, 0.0, 0.0, 0.0), 0.0),
     "g_pass_at_k: High K Value": (8, 4, 5, (1.0, 0.9285714285714286, 0.5, 0.07142857142857142, 0.0),
                                   0.02857142857142857),
     "g_pass_at_k: Numeric Answer": (3, 1, 1, (0.3333333333333333,) * 5, 0.0),
-    "g_pass_at_k: Partial Match": (4, 2, 2, (0.8333333333333334, 0.8333333333333334, 0.8333333333333334,
-                                             0.16666666666666666, 0.16666666666666666), 0.16666666666666666),
+    "g_pass_at_k: Partial Match": (4, 2, 2, *TWO_OF_FOUR),
     "g_pass_at_k: Edge Case Empty String": (1, 1, 1, (1.0, 1.0, 1.0, 1.0, 1.0), 0.0),
     "g_pass_at_k_latex: High K Value": (8, 5, 5, (1.0, 1.0, 0.8214285714285715, 0.28571428571428564,
                                                   0.017857142857142853), 0.1214285714285714),
@@ -85,8 +84,7 @@ G_PASS = {
     "g_pass_at_k_math: Mixed Correct and Incorrect": (4, 0, 2, (0.0, 0.0, 0.0, 0.0, 0.0), 0.0),
     "g_pass_at_k_math: Fractions": (3, 2, 1, (0.6666666666666667,) * 5, 0.0),
     "g_pass_at_k_math: High K Value": (8, 0, 5, (0.0, 0.0, 0.0, 0.0, 0.0), 0.0),
-    "g_pass_at_k_math: Complex Expression": (4, 2, 2, (0.8333333333333334, 0.8333333333333334, 0.8333333333333334,
-                                                       0.16666666666666666, 0.16666666666666666), 0.16666666666666666),
+    "g_pass_at_k_math: Complex Expression": (4, 2, 2, *TWO_OF_FOUR),
 }
 AGREEMENT = 1.2e-16   # lighteval's hypergeom.sf figures within this of exact on these cases
 

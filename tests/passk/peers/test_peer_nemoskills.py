@@ -133,8 +133,8 @@ def test_the_std_metrics_docstring_example():
     for k, figure in DOCSTRING_PASS.items():
         assert abs(math.fsum(pass_at_k(4, sum(problem), k) for problem in DOCSTRING) / 3 - figure / 100) <= AGREEMENT
     for k, figure in DOCSTRING_MAJORITY.items():
-        votes = sum((first_k_majority([str(s) for s in problem], [s == 1 for s in problem], k) for problem in DOCSTRING),
-                    Fraction(0))
+        votes = sum((first_k_majority([str(score) for score in problem], [score == 1 for score in problem], k)
+                     for problem in DOCSTRING), Fraction(0))
         assert abs(votes / 3 - figure / 100) <= AGREEMENT
 
 
