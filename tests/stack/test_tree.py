@@ -1,12 +1,13 @@
-"""The tests mirror the code: tests/passk/ (and passk/formats/), tests/web/ (passk/web/), the browser and the stack, with
-the helpers they share in tests/support/; no test module imports another directory's tests."""
+"""The tests mirror the code: tests/passk/ (and passk/formats/, and passk/peers/: other tools' tests ported), tests/web/
+(passk/web/), the browser and the stack, with the helpers they share in tests/support/; no test module imports another
+directory's tests."""
 
 import ast
 
 from where import ROOT
 
 TESTS = ROOT / "tests"
-FOLDERS = {"passk", "passk/formats", "web", "browser", "stack"}
+FOLDERS = {"passk", "passk/formats", "passk/peers", "web", "browser", "stack"}
 
 
 def test_every_test_module_lives_in_the_folder_of_what_it_tests():
