@@ -184,9 +184,9 @@ def json_keys(csv_header):
 
 
 def report_json_tables(answer):
-    """The JSON's rows of each table of one run: pass@k, then maj@k and G-Pass@k where there are any."""
+    """The JSON's rows of each table of one run: pass@k, then maj@k, G-Pass@k, max@k and avg@k where there are any."""
     tables = [answer["results"]]
-    tables += [answer[name]["results"] for name in ("majority", "g_pass") if answer.get(name)]
+    tables += [answer[name]["results"] for name in ("majority", "g_pass", "graded", "avg_at_k") if answer.get(name)]
     return tables
 
 
@@ -217,7 +217,7 @@ def test_every_format_of_one_run_holds_the_json_numbers(name, output):
                                                            for _ in answers[suite]["results"]]
     if output in ("csv", "tsv"):
         tables = delimited_tables(out, "," if output == "csv" else "\t")
-        assert len(tables) == len(expected) == (3 if name == "nemo" else 1)
+        assert len(tables) == len(expected) == (4 if name == "nemo" else 1)   # NeMo-Skills: maj@k, G-Pass@k, avg@k
         for table, json_rows in zip(tables, expected):
             check_delimited(table, json_rows, skip={"suite"})
     else:
