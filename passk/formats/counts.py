@@ -70,7 +70,10 @@ def _json_problem(item: JSON, path: str) -> Problem:
     """One JSON problem: {"task_id", "n", "c"} or {"task_id", "samples": [bools]}, with "answers" (each sample's
     extracted answer, null for none) beside "samples" for majority voting."""
     task_id = task_id_of(field(item, "task_id", f"At {path}"), f"At {path}.task_id")
-    if "scores" in item and "samples" not in item:
+    if "scores" in item:
+        if "samples" in item:
+            raise FormatError(f'At {path}: give "samples" (true/false) or "scores" (from 0 to 1) for the samples, not '
+                              "both.")
         return _scored(task_id, item["scores"], path)
     if "samples" in item:
         n, c = passed_flags(item["samples"], f"At {path}.samples")

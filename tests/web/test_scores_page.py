@@ -87,6 +87,13 @@ def test_bad_scores_in_the_json_body_are_named(client, scores, message):
     assert response.status_code == 400 and response.get_json()["error"] == message
 
 
+def test_scores_beside_samples_are_refused(client):
+    problem = {"task_id": "a", "samples": [True, False], "scores": [1, 0.5]}
+    response = client.post("/api/v1/benchmark", json={"problems": [problem], "k": [1]})
+    assert response.status_code == 400 and response.get_json()["error"] == (
+        'At problems[0]: give "samples" (true/false) or "scores" (from 0 to 1) for the samples, not both.')
+
+
 @pytest.mark.skipif(not REALDATA.is_dir(), reason=f"no real harness files at {REALDATA}")
 def test_nemo_skills_seeds_show_avg_at_k_and_a_recalculation_says_it_needs_the_files(client):
     seeds = [(io.BytesIO((REALDATA / f"{NEMO}gpqa_output-rs{seed}.jsonl").read_bytes()), f"output-rs{seed}.jsonl")
