@@ -153,11 +153,12 @@ def _end(mean: tuple[float, float, float], spread: tuple[float, float, float], s
     high, low = nearest.two_sum(total, error + (mean[1] + sign * spread[1]))
     bound = (mean[0] * mean[2] + spread[0] * spread[2] + 4 * nearest.U * nearest.U * (mean[0] + spread[0])) \
         * nearest.SLACK
-    if high + (low + bound) <= 0:
+    value, margin = Fraction(high) + Fraction(low), Fraction(bound)   # compared exactly: no rounding to misjudge
+    if value + margin <= 0:
         return 0.0
-    if high + (low - bound) >= 1:
+    if value - margin >= 1:
         return 1.0
-    if high - abs(low) - bound <= 0 or not nearest.settled_one(high, low, bound):
+    if value - margin <= 0 or not nearest.settled_one(high, low, bound):
         return None
     return min(float(high), 1.0)
 

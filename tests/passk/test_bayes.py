@@ -95,6 +95,12 @@ def test_clipped_ends_and_the_largest_n_are_exact(n: int, correct: list[int]) ->
     assert bayes_at_n(1, [1]).ci95[1] == 1.0 and bayes_at_n(1, [0]).ci95[0] == 0.0
 
 
+def test_problems_sharing_a_pair_count_once_each() -> None:
+    samples, correct = [10] * 1000 + [7] * 3, [3] * 500 + [4] * 500 + [0, 7, 7]
+    assert figures(bayes_at_n(samples, correct)) == exact_bayes(samples, correct)
+    assert bayes_at_n(samples, correct).problems == 1003
+
+
 def both_ways(samples: list[int], correct: list[int]) -> tuple[object, object]:
     """(the double-double way's figures or None, the whole numbers' way's figures) of the same problems."""
     pairs, where = bayes.checked_pairs(samples, correct, 1)
