@@ -678,7 +678,7 @@ def curve_answer(ranking: Ranking, ks: Sequence[int], output: str, width: int | 
     lines = [f"pass@k over k on {plural(curve.problems, 'paired problem')}, k = 1 ... {curve.n:,}: "
              f"A = {name_a}, B = {name_b}",
              *_columns(headings(TERMINAL, CURVE_COLUMNS), rows, 1, width),
-             f"the band of A - B holds at all {len(rows)} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
+             f"the band of A - B holds at all {len(rows):,} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
              f"intervals are in --json", "", *curve.sentences]
     return fitted("\n".join(lines), width), []
 

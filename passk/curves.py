@@ -326,18 +326,30 @@ def _critical_t(differences: Floats) -> float | None:
     varying = differences[:, np.std(differences, axis=0) > 0]
     if varying.shape[1] < 2:
         return None
-    correlation = np.atleast_2d(np.corrcoef(varying, rowvar=False))
-    eigenvalues, vectors = np.linalg.eigh(correlation)
-    # root @ root.T = correlation but for the directions of negligible variance: curves over k are smooth, so a
-    # few dozen directions carry it even at 1,024 ks, and each draw costs those directions times the ks
-    kept = eigenvalues > NEGLIGIBLE * eigenvalues[-1]
-    root = vectors[:, kept] * np.sqrt(eigenvalues[kept])
+    root = correlation_root(varying)
     generator = np.random.default_rng(SEED)
     largest = np.concatenate([np.max(np.abs(generator.standard_normal((min(DRAWN_AT_ONCE, DRAWS - start),
                                                                          root.shape[1])) @ root.T), axis=1)
                               for start in range(0, DRAWS, DRAWN_AT_ONCE)])
     scales = np.sqrt(generator.chisquare(count - 1, DRAWS) / (count - 1))
     return float(np.quantile(largest / scales, CONFIDENCE))
+
+
+def correlation_root(varying: Floats) -> Floats:
+    """A ks x r matrix whose product with its transpose is the correlation of the columns of varying (problems x
+    ks, each column varying), but for the directions of negligible variance (below NEGLIGIBLE of the largest).
+
+    Curves over k are smooth, so a few dozen directions carry the correlation even at 1,024 ks, and each draw of
+    the critical value costs those directions times the ks. With fewer problems than ks the smaller matrix
+    scaled @ scaled.T has the same eigenvalues, and scaled.T times its eigenvectors is the root: an eigensolver's
+    cube of the problems rather than of the ks."""
+    centred = varying - varying.mean(axis=0)
+    scaled = centred / np.sqrt(np.sum(centred ** 2, axis=0))   # scaled.T @ scaled is the correlation
+    few_problems = scaled.shape[0] < scaled.shape[1]
+    eigenvalues, vectors = np.linalg.eigh(scaled @ scaled.T if few_problems else scaled.T @ scaled)
+    kept = eigenvalues > NEGLIGIBLE * eigenvalues[-1]
+    root: Floats = scaled.T @ vectors[:, kept] if few_problems else vectors[:, kept] * np.sqrt(eigenvalues[kept])
+    return root
 
 
 def _band(differences: Floats, mean: float, level: float) -> Interval:

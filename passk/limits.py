@@ -71,13 +71,13 @@ class Limits:
                                          "share link): each pair costs its own products and variances.")
     ks: int = limit(20, "k values in one calculation, counted with repeats before any is read.")
     extra_ks: int = limit(20, "Extra k values (the ks field) of the calculator page and its API.")
+    curve_cells: int = limit(500_000, "Paired problems × k values of the curves over k in one request, when the "
+                                      "ks are chosen (curve_k): the runs' per-problem values and the band at every "
+                                      "k (about 1.5 s of CPU at 1,024 ks); the ks a page picks itself adapt to "
+                                      "exact_work instead.")
     curve_ks: int = limit(1024, "k values of two runs' curves over k (a range such as 1-128: -k with --curve, the "
-                                "curve_k field of the compare page and its API), on the command line too: each k "
-                                "costs a pass over the problems, and the simultaneous band's critical value grows "
-                                "with their square.")
-    curve_cells: int = limit(1_000_000, "Paired problems × k values of the curves over k in one request, when the "
-                                        "ks are chosen (curve_k): the runs' per-problem values at every k; the ks a "
-                                        "page picks itself adapt to exact_work instead.")
+                                "curve_k field of the compare page and its API), on the command line too: 1,024 "
+                                "ks of 1,000 problems take the command about 3 s (docs/benchmarks.md).")
     runs: int = limit(32, "Runs ranked at once (496 pairs), counted before any is read; a file of several models "
                           "holds a run each.")
     ranked_cells: int = limit(2_000_000, "Pairs × k values × (problems + 800) of a ranking, a pair's problems "

@@ -127,7 +127,7 @@ def curve_tables(curve: "CurveComparison", names: tuple[str, str]) -> list[Table
     """Two runs' curves over k: A's and B's pass@k and A - B with its simultaneous 95% band (names: A's and B's)."""
     name_a, name_b = names
     return [Table(f"pass@k over k on {curve.problems:,} paired problems: A = {name_a}, B = {name_b}; the band of "
-                  f"A - B holds at all {len(curve.points)} ks at once", shown_in(TERMINAL, CURVE_COLUMNS),
+                  f"A - B holds at all {len(curve.points):,} ks at once", shown_in(TERMINAL, CURVE_COLUMNS),
                   curve.points)]
 
 

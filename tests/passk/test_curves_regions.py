@@ -9,7 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from passk.curves import CurveComparison, CurvePoint, _mark_first_loss, k_ranges, ranges_text, two_curves
+from passk.curves import (CurveComparison, CurvePoint, _mark_first_loss, correlation_root, k_ranges, ranges_text,
+                          two_curves)
 
 
 def by_hand(bands):
@@ -157,3 +158,13 @@ def test_every_k_from_1_to_128_is_the_exact_mean():
         b = sum(exact_pass_at_k(n, c, point.k) for n, c in counts_b) / 8
         assert point.a == pytest.approx(float(a), abs=1e-15) and point.b == pytest.approx(float(b), abs=1e-15)
         assert point.difference == pytest.approx(float(a - b), abs=2e-15)
+
+
+@pytest.mark.parametrize("problems, ks", [(30, 8), (40, 100), (300, 64), (5, 1024)])
+def test_the_critical_values_root_is_the_correlation_with_few_problems_or_many(problems, ks):
+    generator = np.random.default_rng(problems)
+    level = generator.random((problems, 1))
+    differences = level * np.linspace(1, 2, ks) + 0.3 * generator.standard_normal((problems, ks))
+    root = correlation_root(differences)
+    assert root.shape[0] == ks and root.shape[1] <= min(problems, ks)
+    assert root @ root.T == pytest.approx(np.corrcoef(differences, rowvar=False), abs=1e-9)
