@@ -3,7 +3,7 @@ holds at every k shown at once, where the leading run's lead stops being signifi
 
 For P problems paired by task id, run A and run B, and n the smallest number of samples of any problem in
 either run, the curves are computed at k = 1 ... n (log-spaced ks when n is large, always with 1 and n:
-passk.charts.curve_ks). Each run's curve is the mean of its per-problem unbiased pass@k with the pointwise
+passk.charts.curve_ks), or at the ks asked for (a range such as 1-128: every k of it). Each run's curve is the mean of its per-problem unbiased pass@k with the pointwise
 95% interval of passk.intervals.population_interval, as passk.benchmark.curve_over_k gives it on the
 benchmark page. The difference d(k) = mean_i [pass@k_A,i - pass@k_B,i] is the mean of the per-problem
 differences d_i(k).
