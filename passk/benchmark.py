@@ -46,6 +46,7 @@ from passk.intervals import (PairedDifference, fixed_interval, fixed_note, popul
 from passk.formats._core import Vote
 from passk.limits import LIMITS
 from passk.majority import Tie
+from passk.means import exact_total
 from passk.metrics import GPass, Majority, g_pass_table, majority_table
 from passk.metrics import Averages, Graded, average_table, graded, graded_table
 from passk.scores import checked_scores
@@ -232,10 +233,11 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         pair_values = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)
         hat_values = _pass_hat_k_where_defined(pairs.samples, pairs.correct, k)
         per_problem[k], per_problem_hat[k] = pair_values[pairs.where], hat_values[pairs.where]
-        exact = rates if k == 1 else None
+        exact = rates if k == 1 else exact_total(pairs.samples, pairs.correct, pairs.weights, k)
         result = _k_result(problems, samples, pairs, pair_values, k, prior, exact, terms)
         if result.pass_at_k is not None:
-            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k, prior[::-1], exact, terms)
+            exact_hat = rates if k == 1 else exact_total(swapped.samples, swapped.correct, swapped.weights, k, miss=True)
+            result.pass_hat = _k_result(problems, samples, swapped, hat_values, k, prior[::-1], exact_hat, terms)
         results.append(result)
     broken = int(np.count_nonzero(correct == 0))
     flaky = int(np.count_nonzero((correct > 0) & (correct < samples)))
@@ -326,9 +328,9 @@ def _mean_se_interval(pairs: "_DistinctPairs", pair_values: Floats, count: int, 
                       ) -> tuple[float, float | None, tuple[float, float] | None]:
     """The mean over the count problems, s / sqrt(P) and the 95% interval (None, None below two problems).
 
-    The mean is the correctly rounded sum of the values over P (math.fsum), or
-    the exact one when their exact sum is given too (pass@1 = c/n):
-    183/400 prints as 0.4575.
+    The mean is the nearest double to the exact mean when the values' exact sum is given (pass@1 = c/n, and
+    passk.means' exact sums: 183/400 prints as 0.4575), else the sum of the rounded values (math.fsum) over P,
+    within a unit or so in the last place of it and the same on every CPU.
     """
     mean = _mean(pairs, pair_values, count, exact)
     return (mean, *spread_and_interval(pair_values, pairs.weights, mean, count))
@@ -338,7 +340,7 @@ EXACT_MEAN_PAIRS = 10_000   # distinct (n, c) whose c/n are summed as fractions,
 
 
 def _mean(pairs: "_DistinctPairs", pair_values: Floats, count: int, exact: Fraction | None = None) -> float:
-    """sum_i value_i / count: from their exact sum when given, else correctly rounded (math.fsum)."""
+    """sum_i value_i / count: from their exact sum when given, else from the rounded values' sum (math.fsum)."""
     if exact is not None:
         return float(exact / count)
     return math.fsum(np.repeat(pair_values, pairs.weights).tolist()) / count
@@ -383,10 +385,12 @@ def curve_over_k(problems: Iterable[ProblemCounts], ks: Sequence[int]) -> KCurve
     pairs = _DistinctPairs.of(samples, correct)
     curve = KCurve(list(ks), [], [], [], [])
     for k in ks:
-        for means, intervals, values in (
-                (curve.pass_at_k, curve.pass_at_k_ci95, _pass_at_k_where_defined(pairs.samples, pairs.correct, k)),
-                (curve.pass_hat_k, curve.pass_hat_k_ci95, _pass_hat_k_where_defined(pairs.samples, pairs.correct, k))):
-            mean, _, ci95 = _mean_se_interval(pairs, values, len(problems))
+        for means, intervals, values, exact in (
+                (curve.pass_at_k, curve.pass_at_k_ci95, _pass_at_k_where_defined(pairs.samples, pairs.correct, k),
+                 exact_total(pairs.samples, pairs.correct, pairs.weights, k)),
+                (curve.pass_hat_k, curve.pass_hat_k_ci95, _pass_hat_k_where_defined(pairs.samples, pairs.correct, k),
+                 exact_total(pairs.samples, pairs.samples - pairs.correct, pairs.weights, k, miss=True))):
+            mean, _, ci95 = _mean_se_interval(pairs, values, len(problems), exact)
             means.append(mean)
             intervals.append(ci95)
     return curve
@@ -700,6 +704,7 @@ class PairedRun:
         self._pairs = _DistinctPairs.of(self.samples, self.correct)
         self._values: dict[int, Floats] = {}
         self._means: dict[int, float] = {}
+        self._totals: dict[int, Fraction | None] = {}
         self.least = int(self.samples.min()) if self.samples.size else 0   # the smallest n
         self.codes: Positions | None = None   # each task id's number in a registry shared by several runs (see coded)
 
@@ -717,11 +722,21 @@ class PairedRun:
             self._values[k] = _pass_at_k_where_defined(pairs.samples, pairs.correct, k)[pairs.where]
         return self._values[k]
 
+    def total(self, k: int) -> Fraction | None:
+        """The exact sum of all the run's pass@k (every n >= k), where passk.means affords it, else None."""
+        if k not in self._totals:
+            pairs = self._pairs
+            self._totals[k] = exact_total(pairs.samples, pairs.correct, pairs.weights, k)
+        return self._totals[k]
+
     def mean(self, k: int) -> float:
-        """The mean of all the run's pass@k, correctly rounded (math.fsum; every n >= k): the mean over the paired
-        problems of a pairing that pairs all of them, in whatever order."""
+        """The mean of all the run's pass@k (every n >= k): the nearest double to the exact mean where
+        passk.means affords it, else the mean of the rounded values (math.fsum); the mean over the paired problems
+        of a pairing that pairs all of them, in whatever order."""
         if k not in self._means:
-            self._means[k] = math.fsum(self.pass_at_k(k).tolist()) / len(self.problems)
+            total = self.total(k)
+            self._means[k] = float(total / len(self.problems)) if total is not None else \
+                math.fsum(self.pass_at_k(k).tolist()) / len(self.problems)
         return self._means[k]
 
 
@@ -788,7 +803,10 @@ def _k_comparison(run_a: PairedRun, at_a: Positions, run_b: PairedRun, at_b: Pos
     # all of a run paired: its mean, summed once for every pair it is in (fsum is exact, so the order is moot)
     a, b = (run.mean(k) if count == len(run.problems) else math.fsum(values.tolist()) / count
             for run, values in ((run_a, values_a), (run_b, values_b)))
-    difference = math.fsum(differences.tolist()) / count
+    whole = count == len(run_a.problems) == len(run_b.problems)   # both runs paired whole: their exact sums
+    totals = (run_a.total(k), run_b.total(k)) if whole else (None, None)
+    difference = float((totals[0] - totals[1]) / count) if totals[0] is not None and totals[1] is not None else \
+        math.fsum(differences.tolist()) / count
     if count < 2:
         return KComparison(k, a, b, difference, None, None, None,
                            "Only one problem is paired: the SE, interval and p-value need at least two.")

@@ -34,6 +34,7 @@ confidence, by construction: no further test or multiplicity correction is made.
 """
 
 import math
+from fractions import Fraction
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -44,6 +45,7 @@ from passk.benchmark import Comparison, ProblemCounts, compare
 from passk.charts import curve_ks
 from passk.display import points
 from passk.estimator import Floats, Ints, _pass_at_k_array, checked_pairs, stirling_work
+from passk.means import exact_total
 from passk.intervals import CONFIDENCE, PairedDifference, population_interval
 from passk.stats import t_two_sided_p
 
@@ -248,10 +250,13 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     differences = np.column_stack([values_a - values_b for values_a, values_b in values])
     critical = _critical_t(differences) if count >= 2 else None
     level = None if count < 2 else CONFIDENCE if critical is None else 1 - t_two_sided_p(critical, count - 1)
-    means = [_mean(differences[:, index]) for index in range(len(shown))]
-    curve_points = [CurvePoint(k, *_run_point(values_a), *_run_point(values_b), means[index],
+    totals = [(runs[0].total(k), runs[1].total(k)) for k in shown]
+    means = [float((total_a - total_b) / count) if total_a is not None and total_b is not None
+             else _mean(differences[:, index]) for index, (total_a, total_b) in enumerate(totals)]
+    curve_points = [CurvePoint(k, *_run_point(values_a, total_a), *_run_point(values_b, total_b), means[index],
                                None if level is None else _band(differences[:, index], means[index], level))
-                    for index, (k, (values_a, values_b)) in enumerate(zip(shown, values))]
+                    for index, (k, (values_a, values_b), (total_a, total_b))
+                    in enumerate(zip(shown, values, totals))]
     _mark_first_loss(curve_points)
     leader = curve_points[0].ahead
     lost = next((point.k for point in curve_points if point.ahead != leader), None) if leader else None
@@ -294,7 +299,12 @@ class _RunValues:
 
     def __init__(self, counts: tuple[Ints, Ints]) -> None:
         self.pairs, self.where = checked_pairs(counts[0], counts[1], 1)
+        self.weights = np.bincount(self.where, minlength=len(self.pairs))
         self.most = int(self.pairs[:, 0].min()) if self.pairs.size else 0
+
+    def total(self, k: int) -> Fraction | None:
+        """The exact sum of the run's pass@k where passk.means affords it (as the compare table's), else None."""
+        return exact_total(self.pairs[:, 0], self.pairs[:, 1], self.weights, k)
 
     def at(self, k: int) -> Floats:
         if not 1 <= k <= self.most:   # two_curves shows ks up to the smallest n only
@@ -303,11 +313,11 @@ class _RunValues:
         return values
 
 
-def _run_point(values: Floats) -> tuple[float, Interval | None]:
-    """A run's pass@k and its 95% interval from its per-problem values: as passk.benchmark.curve_over_k finds
-    them (the tests hold the two equal), without the pass^k it also computes."""
+def _run_point(values: Floats, total: Fraction | None = None) -> tuple[float, Interval | None]:
+    """A run's pass@k and its 95% interval from its per-problem values (and their exact sum, when known): as
+    passk.benchmark.curve_over_k finds them (the tests hold the two equal), without the pass^k it also computes."""
     count = values.size
-    mean = _mean(values)
+    mean = _mean(values) if total is None else float(total / count)
     if count < 2:
         return mean, None
     se = math.sqrt(float(np.sum((values - mean) ** 2)) / (count - 1) / count)
@@ -315,7 +325,7 @@ def _run_point(values: Floats) -> tuple[float, Interval | None]:
 
 
 def _mean(values: Floats) -> float:
-    """The correctly rounded mean (math.fsum), as the compare table's."""
+    """The mean of the rounded values (math.fsum), as the compare table's where no exact sum is afforded."""
     return math.fsum(values.tolist()) / values.size
 
 
