@@ -228,7 +228,9 @@ def report_from_packed(packed: Mapping[str, str | None], ks: Sequence[int], fmt:
     if fmt != "evalplus":
         report = _report_from_packed(packed.get(""), ks, fmt, name, beside)
         if suite:
-            report.summary.warnings.append(suite_ignored([(None, fmt)]))
+            report.summary.warnings.append(suite_ignored([(None, fmt)]) if fmt not in SUITED else (
+                f"The counts carried from the upload are those of the run read then; choosing {SUITED[fmt]} of a "
+                f"{_format_label(fmt)} file needs the file again: upload it with that choice."))
         return report
     chosen = suite or "plus"
     present = [other for other in SUITES if packed.get(other)]

@@ -88,7 +88,8 @@ def read_problems(source: Source, *, fmt: str | None = None, suite: str = "plus"
 def read_files(files: Sequence[tuple[str | None, Source]], *, fmt: str | None = None, suite: str = "plus",
                max_problems: int | None = None, max_lines: int | None = None,
                budget: Budget | None = None) -> Parsed:
-    """Read [(file name, source), ...], the parts of one run, as one run (see combine).
+    """Read [(file name, source), ...], the parts of one run, as one run (see combine); NeMo-Skills seed files in
+    the order of their names, as NeMo-Skills reads them.
 
     An error names the file it is in when there are several.
     """
@@ -101,6 +102,10 @@ def read_files(files: Sequence[tuple[str | None, Source]], *, fmt: str | None = 
             if len(files) == 1:
                 raise
             raise type(error)(f"{name}: {error}") from None
+    if all(name and parsed.format == "nemoskills" for name, parsed in runs):
+        # NeMo-Skills reads its seeds in the order of their file names (output-rs0, rs1, rs10, rs2, ...), and so does
+        # passk, whatever order they came in: first-k majority and avg@k depend on it
+        runs.sort(key=lambda run: run[0] or "")
     return combine(runs, max_problems)
 
 

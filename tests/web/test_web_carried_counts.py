@@ -139,3 +139,14 @@ def test_nothing_is_carried_after_pasted_text_and_a_share_link_keeps_its_counts(
         "counts": "10:3,10:0", "text": "", "k": "1", "file": (io.BytesIO(jsonl(HUMANEVAL_LINES)), "r.jsonl")})
     replaced = replaced.get_data(as_text=True)
     assert "counts" not in hidden_fields(replaced) and 'id="shared-counts"' not in replaced
+
+
+def test_another_suite_of_a_nemo_skills_file_asks_for_the_file_again(client):
+    """NeMo-Skills' IFEval names its runs strict and loose; the counts carried are the strict run's, so choosing
+    loose says the file is needed again rather than that the choice means nothing for this format."""
+    from where import FIXTURES
+    first = upload(client, (FIXTURES / "nemoskills" / "ifeval" / "output-rs0.jsonl").read_bytes(),
+                   "output-rs0.jsonl", k="1").get_data(as_text=True)
+    html = unescape(recalculate(client, first, k="1", suite="loose").get_data(as_text=True))
+    assert "needs the file again: upload it with that choice" in html
+    assert "so it was ignored" not in html

@@ -325,3 +325,15 @@ def test_every_pass_and_majority_figure_of_nemo_skills_metrics_json(benchmark):
             kind, k = name.split("@")
             ours = pass_at_k(problems, int(k)) if kind == "pass" else first_k(problems, int(k))
             assert abs(float(ours) - figure / 100) <= 1e-15, (suite, name)
+
+
+def test_seed_files_are_read_in_the_order_of_their_names_whatever_order_they_come_in():
+    """NeMo-Skills reads output-rs0, rs1, rs10, rs2, ... in name order; a page upload may bring them in any order,
+    and first-k majority and avg@k depend on it."""
+    seeds = [(f"output-rs{seed}.jsonl", json.dumps({"id": "q", "predicted_answer": str(seed % 3),
+                                                    "symbolic_correct": seed % 3 == 0}).encode())
+             for seed in (0, 1, 2, 10)]
+    in_order = read_files(sorted(seeds))
+    shuffled = read_files([seeds[3], seeds[1], seeds[0], seeds[2]])
+    assert shuffled.problems[0].votes == in_order.problems[0].votes
+    assert shuffled.problems[0].scores == in_order.problems[0].scores == (1.0, 0.0, 0.0, 0.0)
