@@ -34,7 +34,9 @@ from passk import benchmark
 from passk.bayes import Bayes
 from passk.benchmark import KComparison, KResult, Retries
 from passk.calculator import printable
+from passk.curves import CurveComparison, curves_of
 from passk.estimator import MAX_N
+from passk.limits import LIMITS
 from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Parsed, Problem, by_position, read_files
 from passk.formats._input import Source
 from passk.majority import TIES, Tie
@@ -230,7 +232,7 @@ def _as_run(run: RunLike) -> Run:
     return run if isinstance(run, Run) else read(run)
 
 
-K_FORMS = 'a whole number from 1 to 10^12, a list of them, or a string like "1,10"'
+K_FORMS = 'a whole number from 1 to 10^12, a list of them, or a string like "1,10" or "1-128"'
 _K_RANGE = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
 
 
@@ -248,14 +250,23 @@ def _ks(k: object, argument: str = "k") -> list[int]:
     def refused(problem: str) -> ValueError:
         return ValueError(f"{argument}={_shown(k)}: {problem}; give {K_FORMS}.")
     values: list[object]
-    if isinstance(k, str):
-        if ends := _K_RANGE.fullmatch(k):   # -k takes lists only; range() says a range exactly
-            raise refused(f"a range is not taken as text (range({int(ends[1])}, {int(ends[2]) + 1}) is)")
-        tokens = [token for token in re.split(r"[\s,;]+", k) if token]
-        bad = next((token for token in tokens if not re.fullmatch(r"[+-]?[0-9]+", token)), None)
+    if isinstance(k, str):   # as -k takes it: "1,10", "1 5 10", ranges "1-128"
+        tokens = [token for token in re.split(r"[\s,;]+", re.sub(r"(?<=[0-9])\s*-\s*(?=[0-9])", "-", k)) if token]
+        bad = next((token for token in tokens if not re.fullmatch(r"[+-]?[0-9]+|[0-9]+-[0-9]+", token)), None)
         if bad is not None:
-            raise refused(f"{_shown(bad)} is not a whole number")
-        values = [int(token) for token in tokens]
+            raise refused(f"{_shown(bad)} is not a whole number or a range like 1-128")
+        values = []
+        for token in tokens:
+            if ends := _K_RANGE.fullmatch(token):
+                first, last = int(ends[1]), int(ends[2])
+                if first > last:
+                    raise refused(f"the range {token} runs backwards (write it {last}-{first})")
+                if last - first >= LIMITS.curve_ks:
+                    raise refused(f"the range {token} holds more than {LIMITS.curve_ks:,} ks (range({first}, "
+                                  f"{last + 1}) is taken as it is)")
+                values.extend(range(first, last + 1))
+            else:
+                values.append(int(token))
     elif isinstance(k, Integral) and not isinstance(k, bool):
         values = [k]
     elif isinstance(k, Iterable) and not isinstance(k, (bytes, bytearray, Mapping)):
@@ -444,6 +455,18 @@ class Comparison:
 
     def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
         return self.to_markdown()
+
+    def curves(self, k: "Ks | None" = None) -> CurveComparison:
+        """Both runs' pass@k over k with A - B's band, simultaneous over every k shown: `passk --runs A B --curve`.
+
+        k: the ks of the curves (an int, ints or a text such as "1-128"), each from 1 to the smallest n of a
+        paired problem; None lets passk choose (every k up to a small n, else log-spaced ones). The answer's
+        region("A") / region("B") / region(None) are the ks where A is significantly ahead, behind and neither,
+        first_loss the 95% confidence set for the first k where A loses (None when there is no band), and
+        to_json() the API's "curve".
+        """
+        names = (f"run {self.names[0]}", f"run {self.names[1]}")
+        return curves_of(self._comparison, None if k is None else _ks(k), names)
 
 
 def compare(a: RunLike, b: RunLike, k: Ks = (1, 10)) -> Comparison:

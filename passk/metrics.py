@@ -24,6 +24,7 @@ from passk.display import plural
 from passk.estimator import Floats, Ints, distinct_pairs
 from passk.formats._core import Vote
 from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, tail_cost, threshold
+from passk.means import exact_total
 from passk.intervals import population_note, shape, spread_and_interval
 from passk.majority import Tie, inconsistent_answers, majority_at_k_exact, vote_cost, vote_score
 from passk.scores import (max_at_k_cost, max_at_k_exact, nearest_mean, sample_variance, score_sums, seed_spread,
@@ -194,9 +195,20 @@ def g_pass_table(samples: Ints, correct: Ints, ks: Sequence[int], tau: float, wo
         if reason:
             rows.append(GPassRow(k, None, None, reason))
             continue
-        rows.append(GPassRow(k, estimate(estimate_g_pass_at_k(pairs[:, 0], pairs[:, 1], k, tau), weights),
+        rows.append(GPassRow(k, estimate(estimate_g_pass_at_k(pairs[:, 0], pairs[:, 1], k, tau), weights,
+                                         _g_pass_exact_mean(pairs, weights, k, tau)),
                              estimate(estimate_mg_pass_at_k(pairs[:, 0], pairs[:, 1], k), weights)))
     return GPass(tau, rows)
+
+
+def _g_pass_exact_mean(pairs: Ints, weights: Ints, k: int, tau: float) -> Fraction | None:
+    """G-Pass@k_tau's exact mean where it is pass@k (one pass needed: tau up to 1/k) or pass^k (all k), from
+    passk.means as theirs are, so the three agree to the bit; None otherwise, or where that is not afforded."""
+    needed = threshold(k, tau)
+    samples, correct = pairs[:, 0], pairs[:, 1]
+    total = exact_total(samples, correct, weights, k) if needed == 1 else \
+        exact_total(samples, samples - correct, weights, k, miss=True) if needed == k else None
+    return None if total is None else total / int(weights.sum())
 
 
 def g_pass_left_out(k: int, tau: float, cost: float, pairs: int, work: float) -> str:

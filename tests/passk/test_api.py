@@ -158,7 +158,7 @@ def test_summarize_refuses_options_out_of_range(example, options, message):
     assert str(error.value).startswith(message)
 
 
-TAKEN = 'give a whole number from 1 to 10^12, a list of them, or a string like "1,10".'
+TAKEN = 'give a whole number from 1 to 10^12, a list of them, or a string like "1,10" or "1-128".'
 
 
 @pytest.mark.parametrize(("k", "ks"), [
@@ -176,10 +176,11 @@ def test_k_is_an_int_a_list_of_them_or_the_commands_text(example, k, ks):
     (-1, "k=-1: -1 is below 1 (pass@k draws k samples); "),
     (0, "k=0: 0 is below 1 (pass@k draws k samples); "),
     (10**13, "k=10000000000000: 10,000,000,000,000 is above 10^12; "),
-    ("abc", "k='abc': 'abc' is not a whole number; "),
-    ("1,abc", "k='1,abc': 'abc' is not a whole number; "),
+    ("abc", "k='abc': 'abc' is not a whole number or a range like 1-128; "),
+    ("1,abc", "k='1,abc': 'abc' is not a whole number or a range like 1-128; "),
     ("1,0", "k='1,0': 0 is below 1 (pass@k draws k samples); "),
-    ("1-10", "k='1-10': a range is not taken as text (range(1, 11) is); "),
+    ("10-1", "k='10-1': the range 10-1 runs backwards (write it 1-10); "),
+    ("1-5000", "k='1-5000': the range 1-5000 holds more than 1,024 ks (range(1, 5001) is taken as it is); "),
     ("", "k='': no k is given; "),
     ([], "k=[]: no k is given; "),
     ([1, 2.5], "k=[1, 2.5]: 2.5 is not a whole number; "),
@@ -422,3 +423,23 @@ def test_a_file_read_by_the_library_is_named_in_its_error_and_the_error_is_publi
     with pytest.raises(passk.FormatError, match=rf"^{re.escape(str(path))}: Line 1: the header"):
         passk.read(path)
     assert issubclass(passk.FormatError, ValueError) and "FormatError" in passk.__all__
+
+
+def test_a_range_of_ks_as_text_is_every_k_in_it(example):
+    """k="1-3,10" is k=[1, 2, 3, 10], as the command's -k takes it."""
+    assert [row.k for row in passk.summarize(example, k="1-3, 10").results] == [1, 2, 3, 10]
+
+
+def test_a_comparison_gives_its_curves_over_every_k_asked(example):
+    """Comparison.curves(k="1-10"): both curves, A - B's simultaneous band, the regions and the first-loss set,
+    as `passk --runs A B --curve -k 1-10` gives them; the curve's k equals the comparison table's k to the bit."""
+    other = passk.read(io.BytesIO("".join(f"HumanEval/{i},10,{i % 11}\n" for i in range(40)).encode()),
+                       format="csv")
+    comparison = passk.compare(example, other, k=[1, 10])
+    curves = comparison.curves(k="1-10")
+    assert curves.ks == list(range(1, 11))
+    table = {row.k: row.difference for row in comparison.results}
+    assert [point.difference for point in curves.points if point.k in table] == [table[1], table[10]]
+    standings = [standing for standing, _, _ in curves.standing_regions()]
+    assert standings and set(standings) <= {"ahead", "behind", "undecided"}
+    assert curves.to_json()["first_loss"] is not None

@@ -34,7 +34,7 @@ from where import ROOT
 
 DISTRIBUTION = "passk-calculator"   # the name on the package index, where `passk` is an unrelated project
 WHEEL_NAME = DISTRIBUTION.replace("-", "_")   # as wheel files and .dist-info folders spell it (PEP 427)
-WEB = {"flask", "werkzeug", "jinja2", "waitress", "gunicorn", "pyarrow", "pandas"}
+WEB = {"flask", "werkzeug", "jinja2", "waitress", "gunicorn", "pyarrow", "pandas", "threadpoolctl"}
 SITE_MODULES = ("flask", "werkzeug", "jinja2", "waitress", "gunicorn", "markupsafe", "itsdangerous", "click",
                 "blinker")
 
@@ -305,7 +305,8 @@ def test_estimate_pass_at_k_takes_the_reference_harness_arguments():
 
 def test_the_package_exports_its_functions_and_version():
     assert passk.__all__ == ["pass_at_k", "estimate_pass_at_k", "from_frame", "read", "summarize", "compare", "rank",
-                             "plan", "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError"]   # the API: passk.api
+                             "plan", "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError",
+                             "max_at_k", "bayes_at_n"]   # the API: passk.api, and two single-problem values
     assert passk.summarize is passk.api.summarize
     assert passk.from_frame is passk.frames.from_frame   # imported when first asked for (passk.__getattr__)
     assert passk.__version__.count(".") == 2
