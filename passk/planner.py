@@ -57,6 +57,7 @@ from scipy.special import betaln
 
 from passk.benchmark import CONFIDENCE, Comparison, KComparison, KResult, Summary, compare
 from passk.estimator import MAX_N, Floats, Ints, distinct_pairs, estimate_pass_at_k
+from passk.inflated import InflatedPrior, NoiseDoubt, fit_inflated, flaky_chance, noise_doubt
 from passk.intervals import fixed_interval, population_interval
 from passk.limits import LIMITS
 from passk.stats import t_quantile
@@ -116,13 +117,19 @@ class _Work:
 class _Noise:
     """One run's problems for the noise model: the distinct (n, c), how many problems have each, the prior."""
 
-    def __init__(self, samples: ArrayLike, correct: ArrayLike, prior: Prior | None = None,
+    def __init__(self, samples: ArrayLike, correct: ArrayLike, prior: Prior | InflatedPrior | None = None,
                  work: _Work | None = None) -> None:
         samples, correct = np.asarray(samples, dtype=np.int64), np.asarray(correct, dtype=np.int64)
-        self.prior = fit_prior(samples, correct) if prior is None else prior
         pairs, where = distinct_pairs(samples, correct)
         self.samples, self.correct = pairs[:, 0].astype(float), pairs[:, 1].astype(float)
         self.weights = np.bincount(where, minlength=len(pairs)).astype(float)
+        # The noise weighs each pair by its problems that may be flaky: a rate of exactly 0 or 1 makes none.
+        self.noisy = self.weights
+        self.doubt = NoiseDoubt(samples, correct, prior) if isinstance(prior, InflatedPrior) else None
+        if isinstance(prior, InflatedPrior):
+            self.noisy = self.weights * flaky_chance(self.samples, self.correct, prior)
+            prior = (prior.a, prior.b)
+        self.prior = fit_prior(samples, correct) if prior is None else prior
         self.count, self.most = samples.size, int(samples.max())
         self.work = work or _Work()   # the request's planning, shared by its runs and ks; priced before each sum
         # k -> (overlaps j, ascending; sum_i w_i E_i[(1-p)^(2k-j) - (1-p)^(2k)] and log C(k, j) for each): what the
@@ -148,7 +155,7 @@ class _Noise:
         if per_problem and per_problem >= self.most:
             return self._common_variance_sum(k, per_problem)
         variances = expected_variance(self.samples, self.correct, k, self.prior, at=per_problem or None)
-        return math.fsum((self.weights * variances).tolist())
+        return math.fsum((self.noisy * variances).tolist())
 
     def _overlaps(self, k: int, size: int) -> tuple[Floats, Floats, NDArray[np.intp] | None]:
         """(the overlaps worth summing at size, those of them no size tried before summed, where each of the first
@@ -222,7 +229,7 @@ class _Noise:
         terms -= base
         np.exp(terms, out=terms)
         terms *= np.expm1(gaps)
-        sums: Floats = -(terms @ self.weights)
+        sums: Floats = -(terms @ self.noisy)
         return js, sums
 
     def mean(self, k: int) -> float:
@@ -288,25 +295,28 @@ def _split(values: Floats, variance_sum: float) -> tuple[float, float, float]:
     return total, noise, max(total - noise, 0.0)
 
 
-def fixed_half_width(samples: ArrayLike, correct: ArrayLike, k: int, per_problem: int, prior: Prior | None = None,
-                     mean: float | None = None) -> float:
+def fixed_half_width(samples: ArrayLike, correct: ArrayLike, k: int, per_problem: int,
+                     prior: Prior | InflatedPrior | None = None, mean: float | None = None) -> float:
     """Half the width of the fixed-benchmark 95% interval (passk.intervals.fixed_interval) with
     max(n_i, per_problem) samples for each problem, each keeping its posterior for its pass rate.
 
-    prior: the pass rates' Beta prior (fitted to these problems by default); mean: the pass@k the interval is
-    about (the mean of the problems' estimates by default). Needs every n >= 2k.
+    prior: the pass rates' prior, by default the planner's (passk.inflated.fit_inflated: mass at 0 and 1 beside
+    a Beta, fitted to these problems); a Beta (a, b) as passk.variance.fit_prior fits it gives the page's noise.
+    mean: the pass@k the interval is about (the mean of the problems' estimates by default). Needs every n >= 2k.
     """
     _short_of(samples, k)
-    noise = _Noise(samples, correct, prior)
+    noise = _Noise(samples, correct, fit_inflated(samples, correct) if prior is None else prior)
     return noise.half_width(k, per_problem, noise.mean(k) if mean is None else mean)
 
 
-def samples_needed(samples: ArrayLike, correct: ArrayLike, k: int, target: float, prior: Prior | None = None,
-                   mean: float | None = None) -> int | None:
+def samples_needed(samples: ArrayLike, correct: ArrayLike, k: int, target: float,
+                   prior: Prior | InflatedPrior | None = None, mean: float | None = None) -> int | None:
     """The fewest samples per problem, from the most any problem has, whose fixed_half_width is at most target
-    (None beyond 10^12); prior and mean as fixed_half_width's."""
+    (None beyond 10^12); prior and mean as fixed_half_width's. It plans even where plan() declines (see
+    plan_doubt)."""
     _short_of(samples, k)
-    return _samples_needed(_Noise(samples, correct, prior), k, target, mean)
+    return _samples_needed(_Noise(samples, correct, fit_inflated(samples, correct) if prior is None else prior),
+                           k, target, mean)
 
 
 def _samples_needed(noise: _Noise, k: int, target: float, mean: float | None = None) -> int | None:
@@ -446,6 +456,7 @@ class KPlan:
     samples_per_problem: int | None = None    # for the fixed half-width under the target
     extra_samples: int | None = None
     extra_cost: float | None = None
+    noise_doubt: float | None = None          # the relative SD of the noise samples_per_problem rests on
     problems: int | None = None               # for the half-width "problems like these" under the target
     sentences: list[str] = field(default_factory=list)
     reason: str | None = None
@@ -469,13 +480,18 @@ def plan(summary: Summary, target: float = DEFAULT_TARGET, tokens_per_sample: fl
                          f"got {target * 100:g}.")
     samples = np.array([problem.n for problem in summary.problems], dtype=np.int64)
     correct = np.array([problem.c for problem in summary.problems], dtype=np.int64)
-    runs = _Noise(samples, correct, fit_prior(samples, correct), _Work(work))   # its distinct (n, c) once for all ks
-    return [_k_plan(samples, runs, summary.per_problem_pass_at_k[row.k], row, target, tokens_per_sample,
-                    price_per_million) for row in summary.results]
+    budget = _Work(work)
+    try:   # the rates' prior with mass at 0 and 1 (passk.inflated), fitted once for all ks, each step priced
+        prior: InflatedPrior | None = fit_inflated(samples, correct, budget.spend) if samples.min() >= 2 else None
+    except PastWork:
+        prior = None
+    run = _Noise(samples, correct, prior, budget) if prior is not None else None
+    return [_k_plan(samples, correct, run, budget, summary.per_problem_pass_at_k[row.k], row, target,
+                    tokens_per_sample, price_per_million) for row in summary.results]
 
 
-def _k_plan(samples: Ints, run: _Noise, values: Floats, row: KResult, target: float, tokens_per_sample: float | None,
-            price_per_million: float | None) -> KPlan:
+def _k_plan(samples: Ints, correct: Ints, run: _Noise | None, budget: _Work, values: Floats, row: KResult,
+            target: float, tokens_per_sample: float | None, price_per_million: float | None) -> KPlan:
     """The plan for one results row (values: its per-problem pass@k); a reason instead where its SE or SE fixed
     is missing (SE fixed is missing where some n_i < 2k: the noise cannot be told apart from the spread, and the
     reason says so)."""
@@ -504,7 +520,8 @@ def _k_plan(samples: Ints, run: _Noise, values: Floats, row: KResult, target: fl
     sentences.append(f"More samples would narrow the ±{points(half_width)} point interval for problems "
                      f"like these by at most {points(narrow)} points, to ±{points(half_width_floor)}; "
                      f"only more problems would narrow it further.")
-    _samples_per_problem(result, run, samples, target, mean, tokens_per_sample, price_per_million)
+    _samples_per_problem(result, run, budget, (samples, correct), target, mean, tokens_per_sample,
+                         price_per_million)
     if half_width_floor > target:
         sentences.append(f"No number of samples brings the interval for problems like these under "
                          f"±{points(target)} points with {count:,} problems: its floor is "
@@ -515,17 +532,26 @@ def _k_plan(samples: Ints, run: _Noise, values: Floats, row: KResult, target: fl
     return result
 
 
-def _samples_per_problem(result: KPlan, run: _Noise, samples: Ints, target: float, mean: float,
-                         tokens_per_sample: float | None, price_per_million: float | None) -> None:
+def _samples_per_problem(result: KPlan, run: _Noise | None, budget: _Work, counts: tuple[Ints, Ints], target: float,
+                         mean: float, tokens_per_sample: float | None, price_per_million: float | None) -> None:
     """Into result: the samples per problem that bring the interval for these very problems under target, the
-    more in all and their cost, with a sentence (or the sentence that says why not)."""
+    more in all and their cost, with a sentence (or the sentence that says why not: the planner's sums past the
+    request's work, or a noise model too uncertain to plan with, passk.inflated.noise_doubt above DOUBT_LIMIT)."""
     k, sentences, now = result.k, result.sentences, result.fixed_half_width
+    samples, correct = counts
+    wanted = (f"The samples per problem that would bring the interval for these very problems under "
+              f"±{points(target)} points at pass@{k}")
     try:
+        if run is None or run.doubt is None:
+            raise PastWork
+        budget.spend(run.doubt.cost())
+        result.noise_doubt = doubt = run.doubt.at(k)
+        if doubt > DOUBT_LIMIT:
+            sentences.append(_too_uncertain(wanted, k, samples, doubt))
+            return
         needed = _samples_needed(run, k, target, mean)
     except PastWork:
-        sentences.append(run.work.left_out(f"The samples per problem that would bring the interval for these very "
-                                           f"problems under ±{points(target)} points at pass@{k}",
-                                           f"passk FILES -k {k} --target {target * 100:g}"))
+        sentences.append(budget.left_out(wanted, f"passk FILES -k {k} --target {target * 100:g}"))
         return
     if needed is None:
         sentences.append(f"Not even {MAX_N:,} samples per problem would bring the interval for these very "
@@ -774,3 +800,22 @@ def checked_option(name: str, value: float, shown: str) -> float:
             f"a number above 0, at most {LIMITS.largest_amount:,.0f}"
         raise ValueError(f"{label} must be {allowed}; got {shown[:40]!r}.")
     return value / 100 if in_points else value
+
+
+DOUBT_LIMIT = 0.15   # the planned noise's relative SD above which the planner declines (bench/planner_accuracy.py)
+
+
+def _too_uncertain(wanted: str, k: int, samples: Ints, doubt: float) -> str:
+    """The sentence for a plan declined: the noise model's relative SD (doubt) above DOUBT_LIMIT."""
+    how = "cannot be told at all" if math.isinf(doubt) else f"is uncertain by ±{doubt * 100:.0f}% (one SD)"
+    return (f"{wanted} are not planned: with {int(samples.min()):,}"
+            f"{'' if samples.min() == samples.max() else f' to {int(samples.max()):,}'} samples of "
+            f"{samples.size:,} problems the sampling noise at pass@{k} {how}, so a plan could miss its target by "
+            f"more than 15%; more samples of every problem (or more problems) would pin it down.")
+
+
+def plan_doubt(samples: ArrayLike, correct: ArrayLike, k: int, prior: InflatedPrior | None = None) -> float:
+    """The relative SD of the noise the planner plans with at pass@k (passk.inflated.noise_doubt; the prior
+    fitted to these problems by default)."""
+    prior = fit_inflated(samples, correct) if prior is None else prior
+    return noise_doubt(samples, correct, k, prior)

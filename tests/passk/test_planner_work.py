@@ -74,7 +74,7 @@ def test_a_plan_past_the_request_s_work_says_so_before_its_search_sums_anything(
 def test_the_ks_of_a_request_share_its_work():
     summary = summarize(LINK_PROBLEMS, NEAR_1_9M)
     whole = plan(summary)
-    rows = plan(summary, work=LIMITS.plan_work / 10)
+    rows = plan(summary, work=LIMITS.plan_work / 3)
     answered = [row.samples_per_problem is not None for row in rows]
     assert answered[0] and not all(answered)
     assert [row.samples_per_problem for row in rows if row.samples_per_problem] == \
