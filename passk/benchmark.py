@@ -41,8 +41,9 @@ from passk.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, R
 from passk.columns import BAYES_COLUMNS
 from passk.display import agree, plural
 from passk.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, _pass_hat_k_array, distinct_pairs
-from passk.intervals import (PairedDifference, fixed_interval, fixed_note, population_note, shape,
+from passk.intervals import (PairedDifference, few_paired_note, fixed_interval, fixed_note, population_note, shape,
                              spread_and_interval)
+from passk.passfail import binary_note
 from passk.formats._core import Vote
 from passk.limits import LIMITS
 from passk.majority import Tie
@@ -313,7 +314,8 @@ def _k_result(problems: list[ProblemCounts], samples: Ints, pairs: "_DistinctPai
     se_fixed, reason = _fixed_benchmark_se(problems, samples, pairs, k, prior, terms)
     ci95_fixed = None if se_fixed is None else fixed_interval(min(1.0, max(0.0, mean)), se_fixed, samples.sum() / k)
     notes = [population_note(len(problems), *_shape(pairs, pair_values, mean)) if ci95 else None,
-             fixed_note(len(problems)) if ci95_fixed else None]
+             binary_note(pair_values, pairs.weights) if ci95 else None,
+             fixed_note(len(problems), int(samples.min()) / k) if ci95_fixed else None]
     return KResult(k, mean, se, ci95, se_fixed, reason, ci95_fixed=ci95_fixed,
                    coverage_note=" ".join(filter(None, notes)) or None)
 
@@ -813,7 +815,7 @@ def _k_comparison(run_a: PairedRun, at_a: Positions, run_b: PairedRun, at_b: Pos
     sd = float(np.std(differences, ddof=1))
     paired = PairedDifference(difference, math.fsum(np.abs(differences).tolist()) / count, sd, count)
     return KComparison(k, a, b, difference, sd / math.sqrt(count), paired.interval(), paired.p_value(),
-                       _too_few(count), "mover")
+                       _too_few(count) or few_paired_note(count), "mover")
 
 
 @lru_cache(maxsize=64)

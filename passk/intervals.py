@@ -329,7 +329,9 @@ class PairedDifference:
 SKEWED = 2.0            # |skewness| of the per-problem values from which the population note speaks
 SKEWED_BELOW = 200      # ... with fewer problems than this, and at least SKEWED_FROM (fewer: it over-covers)
 SKEWED_FROM = 20
-SKEWED_COVERAGE = (92.1, 92.8)    # the population interval's lowest, P >= 30, skewed values strictly inside (0, 1)
+# SKEWED_COVERAGE: the population interval where bench/coverage.py's skewed scenarios at P >= 30 fell below 93%,
+# measured again with 10,000 draws each (bench/coverage_edges.py, seed 20261205): the range of those below 93%.
+SKEWED_COVERAGE = (91.9, 92.5)
 # A mean a few problems' worth from 0 or 1, made of exact 0s (or 1s) and a thin tail of fractions (pass^k and
 # G-Pass@k_tau >= 0.75 of low pass rates, pass@k of high ones): the interval reads the fractions as several trials
 # per problem and lies on the near side of the truth. bench/coverage_beside.py, seed 20261126; the bounds were
@@ -339,6 +341,11 @@ TAIL_TRIALS = 1.4             # ... when the interval reads the values as at lea
 TAIL_COVERAGE = (88.3, 95.6)  # the population interval in bench/coverage_beside.py's scenarios where it mostly shows
 FEW_FIXED = 30          # the fixed-benchmark note below this many problems
 FEW_FIXED_COVERAGE = (88.3, 100.0)   # the fixed-benchmark interval at P = 10
+# With only two k-sample draws of a problem (n < 3k) the fixed interval needs more problems: at n = 2, k = 1 it
+# held the truth 92.7% of the time at P = 30, 93.2% at 40, 93.5% at 50 (bench/coverage_edges.py, 20 benchmarks).
+FEW_FIXED_TWO = 50
+FEW_FIXED_TWO_COVERAGE = 92.7       # the fixed-benchmark interval at P = 30, n = 2, k = 1, Beta(0.5, 0.5)
+
 
 
 def population_note(count: int, skewness: float, inside_share: float, distance: float,
@@ -358,10 +365,34 @@ def population_note(count: int, skewness: float, inside_share: float, distance: 
             f"(docs/coverage.md).")
 
 
-def fixed_note(count: int) -> str | None:
-    """A sentence when there are too few problems for the fixed-benchmark interval to keep its promise."""
-    if count >= FEW_FIXED:
+def fixed_note(count: int, draws_per_problem: float = math.inf) -> str | None:
+    """A sentence when there are too few problems for the fixed-benchmark interval to keep its promise
+    (draws_per_problem: the fewest samples of a problem over k)."""
+    if count < FEW_FIXED:
+        return (f"With fewer than {FEW_FIXED} problems the interval on these very problems held the truth "
+                f"{FEW_FIXED_COVERAGE[0]:g}–{FEW_FIXED_COVERAGE[1]:g}% of the time in simulations at 10 problems, "
+                f"not 95% (docs/coverage.md).")
+    if count < FEW_FIXED_TWO and draws_per_problem < 3:
+        return (f"With fewer than {FEW_FIXED_TWO} problems and fewer than 3k samples of some problem, the interval "
+                f"on these very problems held the truth {FEW_FIXED_TWO_COVERAGE:g}% of the time in simulations at "
+                f"30 problems of 2 samples each, not 95% (docs/coverage.md).")
+    return None
+
+
+# The paired interval's caution at few problems: where run A is truly better, the share of runs in which p < 0.05,
+# by compare's p-value (MOVER) and by the paired t test. bench/coverage_edges.py, seed 20261205, 10,000 draws
+# (docs/coverage.md, "Power of the paired test at small P"; tests/passk/test_coverage_notes.py keeps them equal).
+FEW_PAIRED = 20                                      # the compare note on power below this many paired problems
+FEW_PAIRED_POWER = ((5, 8.5, 13.9), (10, 45.0, 52.4))   # (P, MOVER %, paired t test %)
+
+
+def few_paired_note(count: int) -> str | None:
+    """A sentence for a comparison of fewer than FEW_PAIRED problems: its p-value finds a real gap less often
+    than the paired t test does, so a p-value above 0.05 says little."""
+    if count >= FEW_PAIRED:
         return None
-    return (f"With fewer than {FEW_FIXED} problems the interval on these very problems held the truth "
-            f"{FEW_FIXED_COVERAGE[0]:g}–{FEW_FIXED_COVERAGE[1]:g}% of the time in simulations at 10 problems, "
-            f"not 95% (docs/coverage.md).")
+    (small, mover_small, t_small), (large, mover_large, t_large) = FEW_PAIRED_POWER
+    return (f"With only {count} paired problems this p-value is cautious: in simulations where run A was truly "
+            f"better it fell below 0.05 in {mover_small:.1f}% of runs at {small} problems and {mover_large:.1f}% "
+            f"at {large}, where the paired t test did in {t_small:.1f}% and {t_large:.1f}%; a p-value above 0.05 "
+            f"here is weak evidence that the runs are equal (docs/coverage.md).")

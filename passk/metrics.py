@@ -26,6 +26,7 @@ from passk.formats._core import Vote
 from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k, tail_cost, threshold
 from passk.means import exact_total
 from passk.intervals import population_note, shape, spread_and_interval
+from passk.passfail import binary_note
 from passk.majority import Tie, inconsistent_answers, majority_at_k_exact, vote_cost, vote_score
 from passk.scores import (max_at_k_cost, max_at_k_exact, nearest_mean, sample_variance, score_sums, seed_spread,
                           sqrt_nearest)
@@ -145,7 +146,7 @@ def estimate(values: Floats, weights: Ints | None = None, exact: Fraction | None
     count = int(weights.sum())
     mean = float(exact) if exact is not None else math.fsum(np.repeat(values, weights).tolist()) / count
     se, ci95 = spread_and_interval(values, weights, mean, count)
-    note = population_note(count, *shape(values, weights, mean)) if ci95 else None
+    note = (population_note(count, *shape(values, weights, mean)) or binary_note(values, weights)) if ci95 else None
     return Estimate(mean, se, ci95, note)
 
 
