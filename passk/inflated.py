@@ -41,6 +41,7 @@ from scipy.special import betaln, digamma, polygamma
 from passk.estimator import Floats, distinct_pairs
 
 SMALLEST_SHAPE, LARGEST_SHAPE = 0.01, 1e4   # a and b kept within these: beyond, the Beta is a point in effect
+LEAST_SHARE = 1e-12     # the flaky share a SQUAREM leap leaves at least
 ROUNDS = 90             # EM steps at most, from each start (a third of them SQUAREM leaps)
 TOLERANCE = 1e-6        # EM stops when the log-likelihood rises by less than this (its units: nats)
 # What an EM step costs on this project's machine, in microseconds (each a little above the most measured), so
@@ -153,8 +154,9 @@ def _vector(prior: InflatedPrior) -> Floats:
 
 def _prior_of(vector: Floats) -> InflatedPrior:
     """The prior nearest a vector (broken, solid, log a, log b): shares within [0, 1] adding to at most 1."""
-    broken, solid = min(max(float(vector[0]), 0.0), 1.0), max(float(vector[1]), 0.0)
-    solid = min(solid, 1.0 - broken)
+    # some chance left for each kind, so that every (n, c) keeps a chance above 0 (a leap may pass a bound)
+    broken = min(max(float(vector[0]), 0.0), 1.0 - 2 * LEAST_SHARE)
+    solid = min(max(float(vector[1]), 0.0), 1.0 - broken - LEAST_SHARE)
     low, high = math.log(SMALLEST_SHAPE), math.log(LARGEST_SHAPE)
     a, b = (math.exp(min(max(float(x), low), high)) for x in vector[2:])
     return InflatedPrior(broken, solid, a, b)

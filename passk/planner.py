@@ -76,6 +76,11 @@ TRY_COST = 40.0           # one sample count the search tries, beside its overla
 OVERLAP_COST = 0.2        # one overlap's chance at a sample count tried (_Noise._common_variance_sum)
 MISS_COST = 0.05          # one overlap of one different (n, c) pair, summed once for all sizes (_Noise._misses_at)
 VARIANCE_COST = 0.15      # one term of passk.variance.expected_variance (the noise at the samples there are)
+# The planner declines where the noise it would plan with is too uncertain for a plan to land within 15% of its
+# target (bench/planner_accuracy.py): its relative SD (passk.inflated.NoiseDoubt) above DOUBT_LIMIT, or fewer than
+# FEWEST_FLAKY problems seen both passing and failing beside some seen never or always passing.
+DOUBT_LIMIT = 0.15
+FEWEST_FLAKY = 10
 Prior: TypeAlias = tuple[float, float]              # Beta(a, b) for the pass rates, as variance.fit_prior fits it
 Counts: TypeAlias = tuple[ArrayLike, ArrayLike]     # one run's (n, c) per problem
 
@@ -243,6 +248,35 @@ class _Noise:
                  math.fsum((self.weights * np.maximum(self.samples, float(per_problem))).tolist())) / k
         low, high = fixed_interval(min(1.0, max(0.0, mean)), se, draws)
         return (high - low) / 2
+
+
+def _seen(samples: ArrayLike, correct: ArrayLike) -> tuple[int, int]:
+    """(the problems seen both passing and failing, those seen always or never passing)."""
+    samples, correct = np.asarray(samples), np.asarray(correct)
+    flaky = int(np.count_nonzero((correct > 0) & (correct < samples)))
+    return flaky, samples.size - flaky
+
+
+def _too_uncertain(wanted: str, k: int, samples: Ints, doubt: float) -> str:
+    """The sentence for a plan declined: the noise model's relative SD (doubt) above DOUBT_LIMIT."""
+    how = "cannot be told at all" if math.isinf(doubt) else f"is uncertain by ±{doubt * 100:.0f}% (one SD)"
+    return (f"{wanted} are not planned: with {int(samples.min()):,}"
+            f"{'' if samples.min() == samples.max() else f' to {int(samples.max()):,}'} samples of "
+            f"{samples.size:,} problems the sampling noise at pass@{k} {how}, so a plan could miss its target by "
+            f"more than 15%; more samples of every problem (or more problems) would pin it down.")
+
+
+def plan_doubt(samples: ArrayLike, correct: ArrayLike, k: int, prior: InflatedPrior | None = None) -> float:
+    """The relative SD of the noise the planner plans with at pass@k (passk.inflated.noise_doubt; the prior
+    fitted to these problems by default)."""
+    prior = fit_inflated(samples, correct) if prior is None else prior
+    return noise_doubt(samples, correct, k, prior)
+
+
+def declines(samples: ArrayLike, correct: ArrayLike, k: int, prior: InflatedPrior | None = None) -> bool:
+    """Whether plan() declines to plan the samples per problem at pass@k for these problems (every n >= 2k)."""
+    flaky, ends = _seen(samples, correct)
+    return flaky < FEWEST_FLAKY and ends > 0 or plan_doubt(samples, correct, k, prior) > DOUBT_LIMIT
 
 
 def _variance_sums(runs: Sequence[_Noise], k: int, per_problem: int = 0) -> float:
@@ -544,6 +578,14 @@ def _samples_per_problem(result: KPlan, run: _Noise | None, budget: _Work, count
     try:
         if run is None or run.doubt is None:
             raise PastWork
+        flaky, ends = _seen(samples, correct)
+        if flaky < FEWEST_FLAKY and ends:
+            some = f"only {flaky:,}" if flaky else "none"
+            sentences.append(f"{wanted} are not planned: {some} of the {samples.size:,} problems passed "
+                             f"some samples and failed others, too few to tell how many of the {ends:,} that "
+                             f"passed all or none of theirs may pass or fail with more samples; more samples of "
+                             f"every problem (or more problems) would tell.")
+            return
         budget.spend(run.doubt.cost())
         result.noise_doubt = doubt = run.doubt.at(k)
         if doubt > DOUBT_LIMIT:
@@ -564,6 +606,12 @@ def _samples_per_problem(result: KPlan, run: _Noise | None, budget: _Work, count
         result.extra_cost = result.extra_samples * tokens_per_sample * price_per_million / 1e6
         cost = f", about {result.extra_cost:,.2f} in token cost"
     assert now is not None   # set before the samples are planned
+    if result.extra_samples == 0 and now > target:   # the page's SE fixed gives every problem seen broken some noise
+        sentences.append(f"By the planner's model, in which a problem never or always solved is likely always so, "
+                         f"the samples there are already bring the interval for these very problems under "
+                         f"±{points(target)} points; the page's ±{points(now)} counts every such problem as "
+                         f"possibly flaky.")
+        return
     sentences.append(f"{needed:,} samples per problem ({result.extra_samples:,} more in all{cost}) would bring "
                      f"the interval for these very problems (now ±{points(now)}) under ±{points(target)} points.")
 
@@ -801,21 +849,3 @@ def checked_option(name: str, value: float, shown: str) -> float:
         raise ValueError(f"{label} must be {allowed}; got {shown[:40]!r}.")
     return value / 100 if in_points else value
 
-
-DOUBT_LIMIT = 0.15   # the planned noise's relative SD above which the planner declines (bench/planner_accuracy.py)
-
-
-def _too_uncertain(wanted: str, k: int, samples: Ints, doubt: float) -> str:
-    """The sentence for a plan declined: the noise model's relative SD (doubt) above DOUBT_LIMIT."""
-    how = "cannot be told at all" if math.isinf(doubt) else f"is uncertain by ±{doubt * 100:.0f}% (one SD)"
-    return (f"{wanted} are not planned: with {int(samples.min()):,}"
-            f"{'' if samples.min() == samples.max() else f' to {int(samples.max()):,}'} samples of "
-            f"{samples.size:,} problems the sampling noise at pass@{k} {how}, so a plan could miss its target by "
-            f"more than 15%; more samples of every problem (or more problems) would pin it down.")
-
-
-def plan_doubt(samples: ArrayLike, correct: ArrayLike, k: int, prior: InflatedPrior | None = None) -> float:
-    """The relative SD of the noise the planner plans with at pass@k (passk.inflated.noise_doubt; the prior
-    fitted to these problems by default)."""
-    prior = fit_inflated(samples, correct) if prior is None else prior
-    return noise_doubt(samples, correct, k, prior)
