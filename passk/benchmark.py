@@ -147,7 +147,16 @@ class Summary:
     g_pass: GPass | None = None        # G-Pass@k_tau and mG-Pass@k, when a tau was asked for
     graded: Graded | None = None       # the mean score and max@k, when some sample's score is neither 0 nor 1
     averages: Averages | None = None   # avg@k and the seeds' spread, when every problem's samples carry scores
-    bayes: Bayes | None = None         # Bayes@N: the posterior mean of the pass rate with its credible interval
+    # Bayes@N (the posterior mean of the pass rate with its credible interval): worked out when first read
+    computed_bayes: Bayes | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def bayes(self) -> Bayes:
+        """Bayes@N of the problems (passk.bayes), computed once, when first asked for: most summaries (a
+        simulation's, a share link's recalculation) never show it."""
+        if self.computed_bayes is None:
+            self.computed_bayes = bayes_at_n(*_counts(self.problems))
+        return self.computed_bayes
 
     def sizes(self) -> str:
         """'40 problems, 400 samples (n = 10)', or 'n from 5 to 10' where the problems' n differ."""
@@ -251,7 +260,6 @@ def summarize(problems: Iterable[ProblemCounts], ks: Iterable[int] = DEFAULT_KS,
         warnings=list(warnings) + _misuse_warnings(samples),
         majority=_majority(problems, ks, tie, vote_work),
         g_pass=None if tau is None else g_pass_table(samples, correct, ks, tau, tail_work),
-        bayes=bayes_at_n(samples, correct),
         **_from_scores(problems, ks, score_work))
 
 
