@@ -17,6 +17,7 @@ from passk.formats import Problem
 from passk.inflated import InflatedPrior, fit_inflated, flaky_chance, log_likelihood, noise_doubt
 from passk.intervals import fixed_interval
 from passk.planner import DOUBT_LIMIT, fixed_half_width, plan, samples_needed
+from passk.variance import fit_prior
 
 PRIOR = InflatedPrior(broken=0.25, solid=0.125, a=0.5, b=1.5)   # every figure a double exactly
 SAMPLES, CORRECT = [6, 6, 6, 4, 3, 6], [0, 6, 2, 4, 1, 0]
@@ -111,7 +112,6 @@ def test_problems_seen_broken_keep_little_noise_where_most_are_so():
     samples = [20] * 1000
     prior = fit_inflated(samples, correct)
     assert flaky_chance([20], [0], prior)[0] < 0.05
-    from passk.variance import fit_prior
     old = samples_needed(samples, correct, 10, 0.002, fit_prior(samples, correct))
     assert samples_needed(samples, correct, 10, 0.002) < old / 2
 
