@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/coverage_beside.py            # from the repository root; 4-6 minutes on 2 cores
     .venv/bin/python bench/coverage_beside.py --quick    # 200 draws a scenario, printed only; about a minute
-    .venv/bin/python bench/coverage_beside.py --calibrate   # the grid population_note's tail bounds come from
+    .venv/bin/python bench/coverage_beside.py --calibrate   # a grid of Beta rates (bench/coverage_tails.py runs it too)
 
 Writes the sections "maj@k and G-Pass@k (issue 17)" and "Near 0 or 1 with a thin tail" of docs/coverage.md
 (each between its two marker lines, replaced on every run, appended when absent) and prints them. The second

@@ -487,7 +487,8 @@ def _mean_score(summary: Summary) -> str:
     assert summary.graded
     mean = summary.graded.mean
     interval = f" (95% interval {_percent(mean.ci95[0])} to {_percent(mean.ci95[1])})" if mean.ci95 else ""
-    return f"Mean score, each problem's mean over its samples: {_percent(mean.value)}{interval}."
+    note = f" {mean.coverage_note}" if mean.coverage_note else ""
+    return f"Mean score, each problem's mean over its samples: {_percent(mean.value)}{interval}.{note}"
 
 
 def _maj_at_n(summary: Summary) -> str:

@@ -336,8 +336,8 @@ SKEWED_COVERAGE = (91.9, 92.5)
 # G-Pass@k_tau >= 0.75 of low pass rates, pass@k of high ones, pass@100 of n = 200): the interval reads the
 # fractions as several trials per problem, and a draw that holds fewer of the rare far values than the population
 # does (or one more) lies off the truth. The note speaks from 0 problems' worth up: the misses are in the draws
-# whose mean came out nearest the boundary. bench/coverage_tails.py (seed 20261205) chose the bounds on a grid of
-# 1,203 scenarios; bench/coverage_beside.py (seed 20261126) measures TAIL_COVERAGE (docs/coverage.md).
+# whose mean came out nearest the boundary. bench/coverage_tails.py (seed 20261205) chose the bounds on its grid of
+# 1,198 scenarios; bench/coverage_beside.py (seed 20261126) measures TAIL_COVERAGE (docs/coverage.md).
 TAIL_DISTANCE = 20.0          # problems' worth between the mean and 0 or 1 up to which the tail note speaks (P >= 20)
 TAIL_TRIALS = 1.1             # ... when the interval reads the values as more than this many trials per problem
 TAIL_COVERAGE = (88.3, 99.2)  # the population interval in bench/coverage_beside.py's scenarios where it mostly shows

@@ -3,6 +3,8 @@ values the interval reads as more than TAIL_TRIALS trials per problem, carries t
 pass/fail values, a mean exactly at 0 or 1, a mean further out and fewer problems do not. Every figure here is
 exact (Fractions and math.comb); bench/coverage_tails.py measures the coverage behind the bounds."""
 
+import io
+import json
 import math
 from fractions import Fraction
 
@@ -10,6 +12,7 @@ import numpy as np
 import pytest
 
 from passk import intervals
+from passk.__main__ import main
 from passk.intervals import BOUNDARY_PROBLEMS, population_interval, population_note, shape
 from passk.metrics import average_table, estimate, graded_table, majority_table
 
@@ -145,3 +148,19 @@ def test_graded_mean_and_avg_at_k_rows_carry_the_tail_note():
 def test_estimate_gives_the_note_of_the_values_it_is_given():
     values = np.array([1.0] * 994 + [0.9] * 6)
     assert estimate(values).coverage_note == note_of([Fraction(9, 10)] * 6 + [Fraction(1)] * 994)
+
+
+def test_the_mean_scores_note_is_on_the_page_and_in_the_command(client, tmp_path, capsys):
+    """The graded mean score's note (mean_score_coverage_note in the JSON) is shown beside its sentence too:
+    96 problems scored [1, 1] and 4 scored [1/2, 1], a mean score of 99%, 1 problem's worth from 1."""
+    problems = [{"task_id": f"t{i}", "scores": [1, 1] if i < 96 else [0.5, 1]} for i in range(100)]
+    document = json.dumps({"problems": problems})
+    html = client.post("/benchmark", data={"file": (io.BytesIO(document.encode()), "graded.json"), "k": "1"},
+                       content_type="multipart/form-data").get_data(as_text=True)
+    sentence = html.split('id="mean-score"', 1)[1].split("</p>", 1)[0]
+    assert "<strong>99.00%</strong>" in sentence and f'<span class="coverage-note">{TAIL} 1.0' in sentence
+    path = tmp_path / "graded.json"
+    path.write_text(document)
+    assert main([str(path), "-k", "1"]) == 0
+    assert f"Mean score, each problem's mean over its samples: 99.00% (95% interval 97.60% to 99.68%). {TAIL} 1.0" in (
+        " ".join(capsys.readouterr().out.split()))
