@@ -496,7 +496,8 @@ def _maj_at_n(summary: Summary) -> str:
     assert summary.majority
     at_n = summary.majority.at_n
     interval = f" (95% interval {_percent(at_n.ci95[0])} to {_percent(at_n.ci95[1])})" if at_n.ci95 else ""
-    return f"maj@n, the vote over all of each problem's samples: {_percent(at_n.value)}{interval}."
+    note = f" {at_n.coverage_note}" if at_n.coverage_note else ""
+    return f"maj@n, the vote over all of each problem's samples: {_percent(at_n.value)}{interval}.{note}"
 
 
 def rows_lines(rows: Sequence[MajorityRow | GPassRow | GradedRow | AverageRow], columns: Sequence[Column],

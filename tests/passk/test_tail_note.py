@@ -164,3 +164,16 @@ def test_the_mean_scores_note_is_on_the_page_and_in_the_command(client, tmp_path
     assert main([str(path), "-k", "1"]) == 0
     assert f"Mean score, each problem's mean over its samples: 99.00% (95% interval 97.60% to 99.68%). {TAIL} 1.0" in (
         " ".join(capsys.readouterr().out.split()))
+
+
+def test_maj_at_n_carries_the_note_in_the_command():
+    """maj@n of 100 problems: 96 always right, 4 with one right and one wrong answer (a tie: 1/2), 2 problems'
+    worth from 1."""
+    from passk.benchmark import summarize
+    from passk.cli import _maj_at_n
+    from passk.formats import Problem
+    problems = [Problem(f"t{i}", 2, 2, votes=(("a", True), ("a", True))) for i in range(96)]
+    problems += [Problem(f"u{i}", 2, 1, votes=(("a", True), ("b", False))) for i in range(4)]
+    summary = summarize(problems, [1])
+    note = summary.majority.at_n.coverage_note
+    assert note.startswith(f"{TAIL} 2.0") and _maj_at_n(summary).endswith(f". {note}")
