@@ -220,9 +220,9 @@ and those held the misses.
 **Where the interval falls short.** {len(short)} of {len(rows)} scenarios cover below 93%. In
 {len(kept)} of them the draws without a note held the truth 93% of the time or more (under the earlier rule: in
 {sum(row['before_held'] is None or row['before_held'] >= PROMISE for row in short)}, the lowest
-{percent(min(before)) if before else '–'}). Each of the {len(again)} others (a few draws without a note, {percent(
-max((row['silent'] for row in again), default=0))} of draws at most) drawn again with {AUDIT_DRAWS:,} draws
-(seed + 1): {'; '.join(again_words(row) for row in again) or '–'}. {len(broken)} of them still below 93% with
+{percent(min(before)) if before else '–'}). Each of the {len(again)} others drawn again with {AUDIT_DRAWS:,} draws
+(seed + 1): coverage, and how the draws without a note did:
+{'; '.join(again_words(row) for row in again) or '–'}. {len(broken)} of them still below 93% with
 the draws without a note below 93% too{': ' + ', '.join(name(row) for row in broken) if broken else ''}.
 The audit's two:
 
