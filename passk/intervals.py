@@ -361,10 +361,10 @@ def population_note(count: int, skewness: float, inside_share: float, distance: 
                 f"{SKEWED_COVERAGE[0]}–{SKEWED_COVERAGE[1]}% of the time, not 95% (docs/coverage.md).")
     if count < SKEWED_FROM or distance > TAIL_DISTANCE or trials_per_problem <= TAIL_TRIALS:
         return None
-    return (f"The mean is only {distance:.1f} problems' worth from 0 or 1, carried by a thin tail of fractional "
-            f"values (read as {trials_per_problem:.1f} trials per problem): in simulations like this the 95% "
-            f"interval held the truth {TAIL_COVERAGE[0]}–{TAIL_COVERAGE[1]}% of the time, often less than 95% "
-            f"(docs/coverage.md).")
+    return (f"The mean is {distance:.1f} problems' worth from 0 or 1 (within the {TAIL_DISTANCE:g} where fractional "
+            f"values, here read as {trials_per_problem:.1f} trials per problem, can mislead the interval): in "
+            f"simulations like this the 95% interval held the truth {TAIL_COVERAGE[0]}–{TAIL_COVERAGE[1]}% of the "
+            f"time, often less than 95% (docs/coverage.md).")
 
 
 def fixed_note(count: int, draws_per_problem: float = math.inf) -> str | None:

