@@ -75,7 +75,7 @@ BEGIN = "<!-- bench/coverage_beside.py: begin -->"
 END = "<!-- bench/coverage_beside.py: end -->"
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "coverage.md"
 KIND_IDS = {"rates": 1, "answers": 2, "g_pass": 3, "majority": 4, "fresh": 5, "mirror_rates": 6, "mirror": 7}
-TAIL_NOTE = "The mean is only"   # how population_note's sentence for a mean near 0 or 1 with a tail begins
+TAIL_NOTE = "The mean is "   # how population_note's sentence for a mean near 0 or 1 with a tail begins
 POPULATION_NOTES = ("The per-problem values pile up", TAIL_NOTE)   # how population_note's two sentences begin
 
 
