@@ -82,7 +82,7 @@ runs = st.lists(counts, min_size=1, max_size=40)
 
 
 @given(runs)
-@settings(max_examples=200)
+@settings(max_examples=80)
 def test_every_figure_is_the_double_nearest_its_exact_value(pairs: list[tuple[int, int]]) -> None:
     samples, correct = (list(values) for values in zip(*pairs))
     assert figures(bayes_at_n(samples, correct)) == exact_bayes(samples, correct)
@@ -111,7 +111,7 @@ def both_ways(samples: list[int], correct: list[int]) -> tuple[object, object]:
 
 
 @given(runs)
-@settings(max_examples=300)
+@settings(max_examples=100)
 def test_the_double_double_way_and_the_whole_numbers_way_agree_bit_for_bit(pairs: list[tuple[int, int]]) -> None:
     samples, correct = (list(values) for values in zip(*pairs))
     fast, whole = both_ways(samples, correct)
