@@ -807,7 +807,7 @@ class OverKChart:
     description: str
     zero: float | None = None        # y of the zero line (the difference chart)
     crossing: Marker | None = None   # the whole k where the curves cross, as a vertical line at x (its y unused)
-    regions: list["Region"] = field(default_factory=list)   # where A is ahead or behind, and may first lose
+    regions: list[Bar] = field(default_factory=list)   # shaded ks: where A is ahead or behind, may first lose
     region_legend: list[tuple[str, str]] = field(default_factory=list)   # (css, text) of each kind of region
 
     @property
@@ -815,21 +815,11 @@ class OverKChart:
         return [*self.y_ticks, *self.x_ticks, self.axis_label]
 
 
-class Region(TypedDict):
-    """A shaded stretch of ks on the difference chart: from x over width, from y down by height, with a title."""
-    x: float
-    y: float
-    width: float
-    height: float
-    css: str
-    title: str
-
-
 FIRST_LOSS_HEIGHT = 8   # the strip along the top of the plot that marks the confidence set for A's first loss
 REGION_WORDS = {"ahead": "A significantly ahead", "behind": "A significantly behind", "undecided": "undecided"}
 
 
-def _regions(curve: "CurveComparison", xs: Floats, plot: Plot) -> tuple[list[Region], list[tuple[str, str]]]:
+def _regions(curve: "CurveComparison", xs: Floats, plot: Plot) -> tuple[list[Bar], list[tuple[str, str]]]:
     """The stretches of the plot where A is significantly ahead or behind (shaded; undecided left clear), and the
     strip along its top over the ks where A may first lose, each from half-way to the k shown before it to half-way
     to the k after; with the legend's (css, text) of each kind."""
@@ -837,7 +827,7 @@ def _regions(curve: "CurveComparison", xs: Floats, plot: Plot) -> tuple[list[Reg
     edges = [float(left), *((xs[1:] + xs[:-1]) / 2).tolist(), float(right)]
     index = {k: i for i, k in enumerate(curve.ks)}
 
-    def stretch(first: int, last: int, y: float, height: float, css: str, title: str) -> Region:
+    def stretch(first: int, last: int, y: float, height: float, css: str, title: str) -> Bar:
         x = edges[index[first]]
         return {"x": round(x, 1), "y": y, "width": round(edges[index[last] + 1] - x, 1), "height": height,
                 "css": css, "title": title}

@@ -31,7 +31,7 @@ from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena, read_files
 from passk.formats.evalarena import SeveralModels
 from passk.limits import LIMITS
-from passk.metrics import Beside, GPassRow, MajorityRow
+from passk.metrics import Beside, Estimate, GPassRow, MajorityRow
 from passk.metrics import AverageRow, GradedRow
 from passk.output import JSON, TABLE, WRITTEN, curve_tables, ranking_tables, report_tables, written
 from passk.paper import suites
@@ -485,19 +485,20 @@ def score_lines(summary: Summary, width: int | None = None) -> list[str]:
 def _mean_score(summary: Summary) -> str:
     """The sentence of the mean score over problems (each problem's mean over its samples), with its interval."""
     assert summary.graded
-    mean = summary.graded.mean
-    interval = f" (95% interval {_percent(mean.ci95[0])} to {_percent(mean.ci95[1])})" if mean.ci95 else ""
-    note = f" {mean.coverage_note}" if mean.coverage_note else ""
-    return f"Mean score, each problem's mean over its samples: {_percent(mean.value)}{interval}.{note}"
+    return _estimate_sentence("Mean score, each problem's mean over its samples", summary.graded.mean)
 
 
 def _maj_at_n(summary: Summary) -> str:
     """The sentence of maj@n, the vote over all of each problem's samples, with its interval."""
     assert summary.majority
-    at_n = summary.majority.at_n
-    interval = f" (95% interval {_percent(at_n.ci95[0])} to {_percent(at_n.ci95[1])})" if at_n.ci95 else ""
-    note = f" {at_n.coverage_note}" if at_n.coverage_note else ""
-    return f"maj@n, the vote over all of each problem's samples: {_percent(at_n.value)}{interval}.{note}"
+    return _estimate_sentence("maj@n, the vote over all of each problem's samples", summary.majority.at_n)
+
+
+def _estimate_sentence(what: str, estimate: Estimate) -> str:
+    """'<what>: 41.67% (95% interval ... to ...). <its coverage note>'."""
+    interval = f" (95% interval {_percent(estimate.ci95[0])} to {_percent(estimate.ci95[1])})" if estimate.ci95 else ""
+    note = f" {estimate.coverage_note}" if estimate.coverage_note else ""
+    return f"{what}: {_percent(estimate.value)}{interval}.{note}"
 
 
 def rows_lines(rows: Sequence[MajorityRow | GPassRow | GradedRow | AverageRow], columns: Sequence[Column],

@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 
+from html_text import table_rows
 from where import REALDATA
 
 NEMO = "nemoskills__NVIDIA_NeMo-Skills__"
@@ -20,14 +21,6 @@ def upload(client, address, problems=GRADED, **fields):
     document = json.dumps({"problems": problems}).encode()
     return client.post(address, data={"file": (io.BytesIO(document), "graded.json"), **fields},
                        content_type="multipart/form-data")
-
-
-def table_rows(html, table_id):
-    """The text of each body row of the table, cells split."""
-    table = html.split(f'id="{table_id}"', 1)[1].split("</table>", 1)[0]
-    return [[unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row,
-                                                                                    re.S)]
-            for row in re.findall(r"<tr data-k[^>]*>(.*?)</tr>", table, re.S)]
 
 
 def test_the_page_shows_the_mean_score_max_at_k_and_avg_at_k(client):
