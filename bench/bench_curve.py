@@ -10,7 +10,7 @@ trails at large k, as RL-trained models do against their base. Each command runs
 `python -m passk` process (imports included); the wall time and the child's CPU time (user + system) of each run
 are taken and the median reported, with the ratio to the baseline: `passk --runs A B` on the same files (reading
 both, pairing them and comparing them at the default ks, the same start-up and reading). Each curve's answer is
-checked: 128 (or 1,024) rows and the first-loss sentence. In process, the seconds of passk.curves.two_curves
+checked: 128 (or 1,024) rows and the first-loss sentence. In process, the seconds of passk.results.curves.two_curves
 alone are reported too.
 """
 
@@ -63,11 +63,11 @@ def median_of(argv: list[str], repeats: int) -> tuple[float, float, str]:
 
 
 def in_process(a: Path, b: Path, ks: range) -> float:
-    """Seconds of passk.curves.two_curves alone (the reading and pairing left out), the best of three."""
+    """Seconds of passk.results.curves.two_curves alone (the reading and pairing left out), the best of three."""
     sys.path.insert(0, str(ROOT))
     from passk.api import read
-    from passk.benchmark import compare
-    from passk.curves import curves_of
+    from passk.results.benchmark import compare
+    from passk.results.curves import curves_of
     runs = [read(path).problems for path in (a, b)]
     comparison = compare(runs[0], runs[1], [1])
     best = float("inf")
@@ -98,7 +98,7 @@ def main() -> None:
             print(f"{f'--curve -k {ks} (n = {n:,})':<52} {wall:7.2f} {cpu:7.2f} {wall / base_wall:7.2f} "
                   f"{cpu / base_cpu:7.2f}")
             alone = in_process(a, b, range(1, int(ks.split("-")[1]) + 1))
-            print(f"{'  passk.curves alone, in process':<52} {alone:7.2f}")
+            print(f"{'  passk.results.curves alone, in process':<52} {alone:7.2f}")
     print("\nthe last answer's sentences:")
     print("\n".join(out.strip().splitlines()[-6:]))
 

@@ -30,8 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from passk import nearest  # noqa: E402
-from passk.estimator import LONG_EXACT_BITS, estimate_pass_at_k, falling_ratio, log_complement, pass_at_k  # noqa: E402
+from passk.maths import nearest  # noqa: E402
+from passk.maths.estimator import LONG_EXACT_BITS, estimate_pass_at_k, falling_ratio, log_complement, pass_at_k  # noqa: E402
 
 REQUIRED_SPEED_UP = 150       # a batch at n = 200 against the reference loop
 REQUIRED_SINGLE_RATIO = 2.5   # one pass_at_k call with a short product (min(c, k) <= 10) against the reference

@@ -10,7 +10,7 @@ problems interleaved (row i is sample i // P of problem i % P), so that every pr
 the end of the scan, the worst case for a streaming group-by. Each engine runs in a fresh child process that
 imports it, reduces the file and reports its wall and CPU seconds (the machine's other work lengthens the first)
 and its peak resident memory (VmHWM, the interpreter and the engine's libraries included); each engine's counts
-are checked equal to the baseline's. "passk" is passk.frames.reduce_log: DuckDB with its checks (nulls, 0/1).
+are checked equal to the baseline's. "passk" is passk.results.frames.reduce_log: DuckDB with its checks (nulls, 0/1).
 The baseline is the obvious in-memory way: pyarrow.parquet.read_table of the two columns (pyarrow.json.read_json
 of a JSONL log), then Table.group_by. The figures are written to bench/data/bench_reduce.json too (not committed).
 """
@@ -96,7 +96,7 @@ def reduce_with(engine: str, path: str) -> dict[str, int]:
         return _counts(list(tasks), list(ns), list(cs))
     if engine == "passk":
         sys.path.insert(0, str(ROOT))
-        from passk.frames import reduce_log
+        from passk.results.frames import reduce_log
         problems = reduce_log(path, task="task", correct="correct")
         return _counts([p.task_id for p in problems], [p.n for p in problems], [p.c for p in problems])
     raise ValueError(f"unknown engine {engine}")

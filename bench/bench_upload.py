@@ -66,7 +66,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, os.environ.get("PASSK_BENCH_TREE", str(REPO)))
 
 from app import create_app  # noqa: E402
-from passk.benchmark import summarize  # noqa: E402
+from passk.results.benchmark import summarize  # noqa: E402
 from passk.formats import read_problems  # noqa: E402
 from passk.limits import LIMITS  # noqa: E402
 
@@ -342,7 +342,7 @@ def request_stages(path, ks):
     upload.stream.seek(0)
     with _stage(stages, "JSONL reader (passk.formats.read_problems)"):
         parsed = read_problems(upload.stream, filename=upload.filename)
-    with _stage(stages, "aggregation (passk.benchmark.summarize)"):
+    with _stage(stages, "aggregation (passk.results.benchmark.summarize)"):
         summary = summarize(parsed.problems, ks, warnings=parsed.warnings)
     with _stage(stages, "JSON encoding (Summary.to_json, app.json.dumps)"), flask_app.app_context():
         flask_app.json.dumps(summary.to_json(parsed.format))

@@ -11,7 +11,7 @@ Beta(0.8, 0.8), "mix 40/40" (40% of problems at rate 0, 40% at 1, 20%
 uniform), "mix 85/10" (85% at 0, 10% at 1, 5% uniform) and "all equal" (every
 rate 0.3).
 
-- population (passk.intervals.population_interval, the summary's ci95): each
+- population (passk.maths.intervals.population_interval, the summary's ci95): each
   draw new rates and new samples; the truth is E[1 - (1 - p)^k] over the rate
   distribution, in closed form.
 - fixed benchmark (fixed_interval, ci95_fixed): the rates are drawn once per
@@ -55,12 +55,12 @@ from scipy.stats import binom
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from passk.benchmark import compare, summarize  # noqa: E402
-from passk.estimator import estimate_pass_at_k  # noqa: E402
+from passk.results.benchmark import compare, summarize  # noqa: E402
+from passk.maths.estimator import estimate_pass_at_k  # noqa: E402
 from passk.formats import Problem  # noqa: E402
-from passk.intervals import PairedDifference, fixed_interval, population_interval  # noqa: E402
-from passk.stats import t_quantile  # noqa: E402
-from passk.variance import estimate_variance, expected_variance, fit_prior  # noqa: E402
+from passk.maths.intervals import PairedDifference, fixed_interval, population_interval  # noqa: E402
+from passk.maths.stats import t_quantile  # noqa: E402
+from passk.maths.variance import estimate_variance, expected_variance, fit_prior  # noqa: E402
 
 SEED = 20261124
 DRAWS = 2000
@@ -146,7 +146,7 @@ def problems_of(n, counts):
 
 
 # ---------------------------------------------------------------------------
-# The old methods, from their formulas (git show 5fa7885:passk/stats.py, passk/benchmark.py)
+# The old methods, from their formulas (git show 5fa7885:passk/maths/stats.py, passk/results/benchmark.py)
 
 
 def old_population(means, ses, count):

@@ -16,17 +16,17 @@ population's mean of each type's true value.
 
 - G-Pass@k_tau and mG-Pass@k: a type is a pass rate p; its samples pass with chance p, c ~ Binomial(n, p);
   the truth is the mean of P(Bin(k, p) >= ceil(tau k)) and of (2/k) sum_{i=ceil(k/2)+1}^{k} P(Bin(k, p) >= i).
-  The estimate is passk.metrics' per-problem tail (passk.gpass), its mean, s / sqrt(P) and the population
+  The estimate is passk.results.metrics' per-problem tail (passk.maths.gpass), its mean, s / sqrt(P) and the population
   interval. The three taus and mG-Pass@k share each draw's samples.
 - maj@k: a type is a distribution over one correct answer, three wrong ones and no answer; each sample is one
   draw from it. The truth is the mean of the exact expected score of a vote over k independent draws
   (vote_truth: every composition of k into the five categories, its multinomial chance times its score under
-  the tie rule). The estimate is passk.majority.majority_at_k per problem (every k-subset of the n samples),
+  the tie rule). The estimate is passk.maths.majority.majority_at_k per problem (every k-subset of the n samples),
   its mean, s / sqrt(P) and the population interval. Both tie rules share each draw's samples.
 
 The fast path computes each distinct per-problem value once (majority_at_k and estimate_g_pass_at_k, the
-production functions) and calls passk.intervals.population_interval on each draw's mean and SE; the first
-CHECKED draws of every scenario go through passk.benchmark.summarize itself (the interval and its coverage note)
+production functions) and calls passk.maths.intervals.population_interval on each draw's mean and SE; the first
+CHECKED draws of every scenario go through passk.results.benchmark.summarize itself (the interval and its coverage note)
 and the script stops if they differ.
 """
 
@@ -47,13 +47,13 @@ from scipy.stats import betabinom, binom
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from passk.benchmark import summarize  # noqa: E402
+from passk.results.benchmark import summarize  # noqa: E402
 from passk.formats import Problem  # noqa: E402
-from passk.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k  # noqa: E402
-from passk.estimator import estimate_pass_at_k, pass_hat_k  # noqa: E402
-from passk.intervals import (SKEWED, SKEWED_BELOW, SKEWED_FROM, TAIL_DISTANCE, TAIL_TRIALS,  # noqa: E402
+from passk.maths.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k  # noqa: E402
+from passk.maths.estimator import estimate_pass_at_k, pass_hat_k  # noqa: E402
+from passk.maths.intervals import (SKEWED, SKEWED_BELOW, SKEWED_FROM, TAIL_DISTANCE, TAIL_TRIALS,  # noqa: E402
                              capped_trials, population_interval, population_note)
-from passk.majority import majority_at_k  # noqa: E402
+from passk.maths.majority import majority_at_k  # noqa: E402
 
 SEED = 20261126
 DRAWS = 4000
@@ -490,7 +490,7 @@ def section(results):
         f"Seed {results['seed']}, {draws:,} draws per scenario (Monte Carlo SE of a 95% coverage: {se95:.2f} "
         f"points), {results['runtime_seconds'] / 60:.1f} minutes on {results['machine']}.",
         "",
-        "**Method.** The population interval of pass@k (above), applied as passk.metrics applies it to the "
+        "**Method.** The population interval of pass@k (above), applied as passk.results.metrics applies it to the "
         "per-problem values of maj@k, G-Pass@k_tau and mG-Pass@k: the mean over problems, s / sqrt(P) and "
         "population_interval. \"Problems like these\" is a population of "
         f"{POPULATION:,} problem types drawn once per scenario from the seed (mixtures with exactly their shares "
@@ -583,7 +583,7 @@ def tail_section(results):
                    f"draws with the tail note and {held_in(row, 'covered_when_silent')} of those without a note"
                    for row in sorted(short, key=lambda row: row["coverage"])]
     words = f"""\
-**The rule.** passk.intervals.population_note speaks, besides its older case (skewed values mostly strictly
+**The rule.** passk.maths.intervals.population_note speaks, besides its older case (skewed values mostly strictly
 inside (0, 1), 20 to 199 problems), when there are at least {SKEWED_FROM} problems, the mean is at most
 {TAIL_DISTANCE:g} problems' worth from 0 or 1 (P min(mean, 1 − mean)), and the interval reads the values at more
 than {TAIL_TRIALS:g} trials per problem (n*/P after the boundary cap): values exactly 0 (or 1) and a tail of

@@ -7,7 +7,7 @@ Writes the section "Two curves over k (issue 17 §4)" of docs/benchmarks.md (bet
 replaced on every run) and prints it. Each scenario is a population of POPULATION problem pairs, each with
 run A's and run B's true pass rate (p_A, p_B), drawn once from SEED. Each draw samples P problems from the
 population (with replacement: problems like these), then c ~ Binomial(n, p) for each run, and calls
-passk.curves.two_curves, the production code, at its own ks (every k to n, or log-spaced ones). The truth
+passk.results.curves.two_curves, the production code, at its own ks (every k to n, or log-spaced ones). The truth
 at k is the population's mean of (1 - p_B)^k - (1 - p_A)^k, the difference of the expected pass@k.
 
 Reported per scenario:
@@ -34,11 +34,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from passk.charts import curve_ks  # noqa: E402
-from passk.curves import DRAWS as CURVE_DRAWS, METHOD, two_curves  # noqa: E402
-from passk.estimator import estimate_pass_at_k  # noqa: E402
-from passk.intervals import PairedDifference  # noqa: E402
-from passk.stats import t_quantile  # noqa: E402
+from passk.writing.charts import curve_ks  # noqa: E402
+from passk.results.curves import DRAWS as CURVE_DRAWS, METHOD, two_curves  # noqa: E402
+from passk.maths.estimator import estimate_pass_at_k  # noqa: E402
+from passk.maths.intervals import PairedDifference  # noqa: E402
+from passk.maths.stats import t_quantile  # noqa: E402
 
 SEED = 20261126
 DRAWS = 1000
@@ -154,7 +154,7 @@ def report(rows: list[tuple[str, int, int, Tally, int | None, float]], draws: in
         "## Two curves over k (issue 17 §4)",
         "",
         f"`.venv/bin/python bench/coverage_curves.py` (seed {SEED}, {draws:,} draws a scenario, "
-        f"{seconds / 60:.0f} minutes of CPU): how often the band of A − B over k that passk.curves draws "
+        f"{seconds / 60:.0f} minutes of CPU): how often the band of A − B over k that passk.results.curves draws "
         f"({METHOD}: the paired MOVER interval at each k, at the level whose t critical value is the 95% quantile "
         f"of max_k |T_k| under a multivariate t with the per-problem differences' correlation across k, from "
         f"{CURVE_DRAWS:,} seeded draws) holds the true difference at every k shown at once. Each scenario is a "

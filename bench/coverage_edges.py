@@ -4,14 +4,14 @@ paired test's power at small P. Seeded; the exact part has no Monte Carlo error.
     .venv/bin/python bench/coverage_edges.py            # from the repository root; about 3 minutes on 2 cores
     .venv/bin/python bench/coverage_edges.py --quick    # 1,000 draws a scenario, printed only
 
-Writes docs/coverage_edges.json (the figures the notes quote; tests/passk/test_coverage_notes.py and
+Writes docs/coverage_edges.json (the figures the notes quote; tests/passk/maths/test_coverage_notes.py and
 test_binary_note.py hold them equal) and the section "Pass/fail values and small P (issue 28)" of
 docs/coverage.md between its two marker lines.
 
-- Pass/fail values: for P in PROBLEMS the population interval of every count x (passk.passfail's
+- Pass/fail values: for P in PROBLEMS the population interval of every count x (passk.maths.passfail's
   pass_fail_interval, equal to summarize()'s), and at RATE_POINTS true rates p from 0.01 to 200 problems' worth
   from 0 (the whole range up to 1/2 for P <= 1,000) coverage(p) = sum_x Binomial(P, p)(x) [p in CI(x)], with the
-  note's verdict for each x (passk.passfail.binary_note). Reported: the lowest coverage and its rates, how often
+  note's verdict for each x (passk.maths.passfail.binary_note). Reported: the lowest coverage and its rates, how often
   the note fires where the coverage is fine, and the share of draws that miss with no note.
 - Fixed borderline: bench/coverage.py's fixed-benchmark case at n = 2, k = 1 and P from 30 to 50.
 - Skew note: bench/coverage.py's population cases that fell below 93% at P >= 30, with DRAWS draws, and how
@@ -36,10 +36,10 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import coverage as grid  # noqa: E402  bench/coverage.py: its scenarios and rates
-from passk.benchmark import compare, summarize  # noqa: E402
+from passk.results.benchmark import compare, summarize  # noqa: E402
 from passk.formats import Problem  # noqa: E402
-from passk.intervals import PairedDifference, population_note, shape  # noqa: E402
-from passk.passfail import FLOOR, NEAREST, binomial_chances, lowest_coverage, pass_fail_interval  # noqa: E402
+from passk.maths.intervals import PairedDifference, population_note, shape  # noqa: E402
+from passk.maths.passfail import FLOOR, NEAREST, binomial_chances, lowest_coverage, pass_fail_interval  # noqa: E402
 
 SEED = 20261205
 DRAWS = 10_000
@@ -225,7 +225,7 @@ def section(results):
              f"simulated scenario); do not edit by hand.* Raw figures: `coverage_edges.json`.", "",
              "### Pass/fail values, exact", "",
              "Every value 0 or 1: the count of passing problems is Binomial(P, p), so coverage is an exact sum "
-             "at each true rate p. The note (passk.passfail.binary_note) speaks for a count whose 99% interval "
+             "at each true rate p. The note (passk.maths.passfail.binary_note) speaks for a count whose 99% interval "
              "holds a rate where the 95% interval's exact coverage is below 93%, and quotes the lowest such "
              "coverage. *Fires where fine*: the chance of the note at rates whose coverage is at least 93%, "
              "averaged over those rates within 10 and 30 problems' worth of 0. *Missed with no note*: the "

@@ -12,7 +12,7 @@ Each problem's pass rate is drawn afresh in every draw (bench/coverage.py's popu
 exact: the beta-binomial (or binomial, for equal rates) tail of k draws. Each draw samples P problems n times and
 computes pass@k, pass^k and G-Pass@k tau=0.75 per problem (passk's own tables of c = 0..n), their mean, s / sqrt(P),
 the population interval and population_note, through bench/coverage_beside.py's tally; the first CHECKED draws of
-every scenario go through passk.benchmark.summarize itself and the run stops if the interval or the note differs.
+every scenario go through passk.results.benchmark.summarize itself and the run stops if the interval or the note differs.
 
 The grid: the audit's two scenarios (pass@100 at P = 1,000, n = 200, Beta(2, 5) rates; pass@2 at P = 164, n = 5,
 every rate 0.9) at AUDIT_DRAWS draws; many samples per problem near 0 and 1 (NEAR_*); every problem at one rate
@@ -34,10 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from bench.coverage_beside import (CALIBRATION_BETAS, CALIBRATION_PROBLEMS, CALIBRATION_SAMPLES_AND_K,  # noqa: E402
                                    check, g_threshold, per_problem_table, tally, write_section)
-from passk.benchmark import summarize  # noqa: E402
-from passk.estimator import estimate_pass_at_k, pass_hat_k  # noqa: E402
+from passk.results.benchmark import summarize  # noqa: E402
+from passk.maths.estimator import estimate_pass_at_k, pass_hat_k  # noqa: E402
 from passk.formats import Problem  # noqa: E402
-from passk.intervals import (SKEWED, SKEWED_BELOW, SKEWED_FROM, TAIL_DISTANCE, TAIL_TRIALS,  # noqa: E402
+from passk.maths.intervals import (SKEWED, SKEWED_BELOW, SKEWED_FROM, TAIL_DISTANCE, TAIL_TRIALS,  # noqa: E402
                              capped_trials)
 
 SEED = 20261205

@@ -5,11 +5,11 @@
     .venv/bin/python bench/planner_accuracy.py --plans 20 --out /tmp/planner.md   # a quick look
 
 Each plan: true pass rates drawn from the row's distribution for P problems, n0 initial samples of each, the plan
-(passk.planner.plan's model: the zero/one-inflated Beta prior fitted by passk.inflated, or its sentence declining),
-then the planned design's real half-width: half the width of passk.intervals.fixed_interval at the true mean pass@k
+(passk.results.planner.plan's model: the zero/one-inflated Beta prior fitted by passk.maths.inflated, or its sentence declining),
+then the planned design's real half-width: half the width of passk.maths.intervals.fixed_interval at the true mean pass@k
 and the true SE, sqrt(sum_i Var_m(p_i)) / P, with Var_m(p) = sum_j H(j) [(1-p)^(2k-j) - (1-p)^(2k)] exactly at
 the true rates (no simulation noise in the truth; the randomness is the initial samples the plan is made from).
-Beside it the old model's plan (the Beta prior fitted by moments, passk.variance.fit_prior) on the same samples.
+Beside it the old model's plan (the Beta prior fitted by moments, passk.maths.variance.fit_prior) on the same samples.
 Seeded; about a minute on one core.
 """
 
@@ -25,10 +25,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from passk.inflated import fit_inflated                                   # noqa: E402
-from passk.intervals import fixed_interval                                # noqa: E402
-from passk.planner import DOUBT_LIMIT, FEWEST_FLAKY, declines, plan_doubt, samples_needed  # noqa: E402
-from passk.variance import fit_prior, log_overlap_chance                  # noqa: E402
+from passk.maths.inflated import fit_inflated                                   # noqa: E402
+from passk.maths.intervals import fixed_interval                                # noqa: E402
+from passk.results.planner import DOUBT_LIMIT, FEWEST_FLAKY, declines, plan_doubt, samples_needed  # noqa: E402
+from passk.maths.variance import fit_prior, log_overlap_chance                  # noqa: E402
 
 SEED = 20261205
 # name -> (share at 0, share at 1, Beta of the rest)
@@ -164,7 +164,7 @@ def report(results):
         f"{plans} plans a row, {results['cpu_seconds'] / 60:.1f} minutes of CPU). Each plan draws P true pass rates "
         "from the row's distribution (40/40/20: 40% of the problems never solved, 40% always, 20% with a rate "
         "uniform on (0, 1); 85/10/5 likewise), n0 samples of each, and asks the planner (`passk FILE --plan "
-        "--target`, the page's plan, the API: `passk.planner.plan`) for the samples per problem that bring the "
+        "--target`, the page's plan, the API: `passk.results.planner.plan`) for the samples per problem that bring the "
         "fixed-benchmark half-width under the target; then the planned design's real half-width is worked out "
         "exactly at the true rates (sqrt(sum_i Var_m(p_i)) / P in `fixed_interval`, no simulation noise in it). The "
         "target is the mean true half-width at 4 n0 samples (the audit's row: ±0.6 points), so a good plan asks "

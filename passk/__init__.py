@@ -10,7 +10,7 @@ passk.__main__. The public API for notebooks and scripts (passk.api, docs/api.md
 - ``passk.pass_at_k(n, c, k)`` and ``passk.estimate_pass_at_k`` compute single values and arrays;
   ``passk.max_at_k(scores, k)`` the expected best of k graded scores (pass@k for 0/1 scores);
   ``passk.bayes_at_n(n, c)`` Bayes@N, the posterior mean of the pass rate with its credible interval;
-- ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.frames, docs/frames.md);
+- ``passk.from_frame`` reads a pandas or polars DataFrame of samples (passk.results.frames, docs/frames.md);
 - ``passk.FormatError`` (a ValueError) is what reading raises: one sentence naming the file and what is wrong.
 
 Everything but the estimator is imported when first used, so ``import passk`` stays light (numpy only). The
@@ -19,21 +19,21 @@ website that uses it is passk.web (Flask, the web extra), which `import passk` d
 
 from typing import TYPE_CHECKING, Any
 
-from passk.estimator import estimate_pass_at_k, pass_at_k
+from passk.maths.estimator import estimate_pass_at_k, pass_at_k
 
 if TYPE_CHECKING:
     from passk.api import Comparison, Plan, Ranking, Run, Summary, compare, plan, rank, read, summarize
     from passk.formats import FormatError
-    from passk.frames import from_frame
-    from passk.scores import max_at_k
-    from passk.bayes import bayes_at_n
+    from passk.results.frames import from_frame
+    from passk.maths.scores import max_at_k
+    from passk.maths.bayes import bayes_at_n
 
 __all__ = ["pass_at_k", "estimate_pass_at_k", "from_frame", "read", "summarize", "compare", "rank", "plan",
            "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError", "max_at_k", "bayes_at_n"]
 __version__ = "1.0.0"   # the one place it is written: pyproject.toml reads it, passk --version prints it
 
-_LAZY = {"from_frame": "passk.frames", "FormatError": "passk.formats", "max_at_k": "passk.scores",
-         "bayes_at_n": "passk.bayes", **dict.fromkeys(
+_LAZY = {"from_frame": "passk.results.frames", "FormatError": "passk.formats", "max_at_k": "passk.maths.scores",
+         "bayes_at_n": "passk.maths.bayes", **dict.fromkeys(
     ["read", "summarize", "compare", "rank", "plan", "Run", "Summary", "Comparison", "Ranking", "Plan"], "passk.api")}
 
 

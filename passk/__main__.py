@@ -1,17 +1,17 @@
 """Command line: passk FILE... [-k 1,10,100] [--suite base|plus] [--input-format LAYOUT] [-o FORMAT].
 
-`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.ranking), and `passk --runs FILE`
+`passk --runs FILE FILE...` ranks several runs, each FILE one run of its own (passk.results.ranking), and `passk --runs FILE`
 the models of one eval-arena file of several, with no limit on their number;
 with `--detect POINTS` it also plans, for the top two runs at each k, what it takes to find that difference;
-`passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.curves), and
+`passk --runs A B --curve` compares two runs' pass@k over k = 1 ... n (passk.results.curves), and
 `passk --runs BASELINE NEW --fail-if-worse [K]` exits with status 1 when NEW is significantly worse at pass@K.
 Without -k, the default ks (1, 10, 100) are kept only where every problem has that many samples; a k asked for with -k
 that is undefined (some problem has fewer samples) is answered, with why, and the exit status is 3.
-`passk output-rs*.jsonl [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.metrics), and
-`--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON; `--bayes` adds Bayes@N (passk.bayes) to the tables,
+`passk output-rs*.jsonl [--tie wrong]` adds maj@k from NeMo-Skills' extracted answers (passk.results.metrics), and
+`--tau T` G-Pass@k_T with mG-Pass@k, to the table and the JSON; `--bayes` adds Bayes@N (passk.maths.bayes) to the tables,
 which the JSON always holds.
 
-Also run as ``python -m passk``. Standard output holds only the answer, in the format -o chooses (passk.output:
+Also run as ``python -m passk``. Standard output holds only the answer, in the format -o chooses (passk.writing.output:
 the terminal's table, CSV or TSV for scripts, the API's JSON, or Markdown or LaTeX for a paper); warnings and
 errors go to standard error, each line starting "passk:". Ctrl-C stops it with status 130 and one line, no
 traceback; a reader that stops early (`passk FILE | head -1`) ends the answer quietly.
@@ -24,12 +24,12 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from passk import __version__
-from passk.estimator import DEFAULT_KS
+from passk.maths.estimator import DEFAULT_KS
 from passk.formats import FORMATS, SUITES
-from passk.gpass import threshold
+from passk.maths.gpass import threshold
 from passk.limits import LIMITS
-from passk.majority import TIES
-from passk.output import FORMATS as OUTPUT_FORMATS
+from passk.maths.majority import TIES
+from passk.writing.output import FORMATS as OUTPUT_FORMATS
 
 EXIT_STATUS = """exit status:
   0  the answer was printed; a difference between runs never changes this,
@@ -147,9 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _planning_option(name: str) -> Callable[[str], float]:
-    """An argparse type for the planning field `name` (passk.planner.OPTIONS): the web form's sentence on error."""
+    """An argparse type for the planning field `name` (passk.results.planner.OPTIONS): the web form's sentence on error."""
     def parse(text: str) -> float:
-        from passk.planner import option_value   # here: the planner imports scipy
+        from passk.results.planner import option_value   # here: the planner imports scipy
         try:
             return option_value(name, text)
         except ValueError as error:

@@ -1,7 +1,7 @@
 """The public Python API, for notebooks and scripts: read a run, summarize it, compare, rank and plan.
 
-Each function wraps the computation the command line and the website use (passk.report, passk.benchmark,
-passk.ranking, passk.planner), so a number here is the number they show. Each returns a frozen dataclass whose
+Each function wraps the computation the command line and the website use (passk.writing.report, passk.results.benchmark,
+passk.results.ranking, passk.results.planner), so a number here is the number they show. Each returns a frozen dataclass whose
 fields are the JSON API's (docs/api.md; POST /api/v1/benchmark and /api/v1/compare), whose ``to_json()`` is the
 API's answer for the same input, and which shows itself in Jupyter (``_repr_html_``: the page's tables and SVG
 charts, no scripts; where HTML is not shown, ``to_markdown()``: the Markdown tables of ``passk --markdown``) and
@@ -30,23 +30,23 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import IO, Any, TypeAlias, cast
 
-from passk import benchmark
-from passk.bayes import Bayes
-from passk.benchmark import KComparison, KResult, Retries
-from passk.calculator import printable
-from passk.curves import CurveComparison, curves_of
-from passk.estimator import MAX_N
+from passk.results import benchmark
+from passk.maths.bayes import Bayes
+from passk.results.benchmark import KComparison, KResult, Retries
+from passk.results.calculator import printable
+from passk.results.curves import CurveComparison, curves_of
+from passk.maths.estimator import MAX_N
 from passk.limits import LIMITS
 from passk.formats import FORMAT_NAMES, SUITES, EmptyInput, FormatError, Parsed, Problem, by_position, read_files
 from passk.formats._input import Source
-from passk.majority import TIES, Tie
-from passk.metrics import GPass, Majority
-from passk.metrics import Averages, Graded
-from passk.planner import KPlan, option_value
-from passk.ranking import KRanking, distinct_names, rank_runs
-from passk.ranking import Ranking as RankingResult
-from passk.report import SOURCE_NAME_LIMIT, SUITED, Report, paired_by_line, suite_ignored
-from passk import notebook
+from passk.maths.majority import TIES, Tie
+from passk.results.metrics import GPass, Majority
+from passk.results.metrics import Averages, Graded
+from passk.results.planner import KPlan, option_value
+from passk.results.ranking import KRanking, distinct_names, rank_runs
+from passk.results.ranking import Ranking as RankingResult
+from passk.writing.report import SOURCE_NAME_LIMIT, SUITED, Report, paired_by_line, suite_ignored
+from passk.writing import notebook
 
 Readable: TypeAlias = "str | os.PathLike[str] | IO[bytes]"   # a path (.gz and the rest as on the command line)
                                                             # or a binary file
@@ -167,7 +167,7 @@ def read(path_or_file: "Readable | Sequence[Readable]", format: str | None = Non
         notes: list[str] = []
         if suite is not None and parsed.format not in SUITED:
             notes.append(suite_ignored([(None, parsed.format)]))
-        if parsed.format == "evalplus":   # as passk.report.report_from_files: a --base-only run has no plus suite
+        if parsed.format == "evalplus":   # as passk.writing.report.report_from_files: a --base-only run has no plus suite
             for other in SUITES:
                 if other != chosen and not _has_suite(parts, other):
                     notes.append(f"The EvalPlus {other} suite is not in this file, so only {chosen} is shown.")
@@ -301,7 +301,7 @@ class Summary:
     """A run's pass@k (and pass^k) at each k, with both standard errors: the benchmark page's numbers.
 
     The fields are those of the POST /api/v1/benchmark answer (``per_problem`` is built when first asked for);
-    the values are fractions. ``report`` is the computation behind them (passk.report.Report).
+    the values are fractions. ``report`` is the computation behind them (passk.writing.report.Report).
     """
 
     problems: int
@@ -415,7 +415,7 @@ class Comparison:
     """Run A against run B on the problems both have, at each k: the POST /api/v1/compare answer's fields.
 
     ``results`` holds, per k, both runs' pass@k, the mean paired difference A - B, its SE, 95% interval and
-    p-value; ``comparison`` is the computation behind them (passk.benchmark.Comparison).
+    p-value; ``comparison`` is the computation behind them (passk.results.benchmark.Comparison).
     """
 
     paired: int
@@ -509,7 +509,7 @@ class Ranking:
     apart sharing a group letter: the fields of POST /api/v1/compare's answer for several runs.
 
     ``runs``: each run's name, problem count and format; ``results``: per k, the ranking (best first) and the
-    pairs; ``ranking`` is the computation behind them (passk.ranking.Ranking).
+    pairs; ``ranking`` is the computation behind them (passk.results.ranking.Ranking).
     """
 
     runs: tuple[Mapping[str, Any], ...]

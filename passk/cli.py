@@ -1,5 +1,5 @@
 """The command line's work (passk.__main__ reads the arguments, then calls run): reading the FILEs, the
-terminal's tables and the JSON (the other output formats: passk.output), rankings, plans, the curves over k and
+terminal's tables and the JSON (the other output formats: passk.writing.output), rankings, plans, the curves over k and
 the exit status (--fail-if-worse's, and 3 for a k asked for that is undefined).
 
 The terminal's answer fits the terminal's width (80 columns when standard output is not a terminal): a table
@@ -19,25 +19,27 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, TextIO
 
-from passk.benchmark import KResult, Summary, compare, parse_ks
-from passk.columns import (CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS,
+from passk import __version__
+from passk.results.benchmark import KResult, Summary, compare, parse_ks
+from passk.writing.columns import (LATEX, CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS,
                            RESULT_COLUMNS, TERMINAL, Column, cells, headings)
-from passk.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
-from passk.columns import BAYES_COLUMNS
-from passk.curves import METHOD, curves_of
-from passk.display import p_value, plural, points as in_points
-from passk.estimator import DEFAULT_KS
+from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
+from passk.writing.columns import BAYES_COLUMNS
+from passk.results.curves import METHOD, curves_of
+from passk.writing.display import p_value, points as in_points
+from passk.grammar import plural
+from passk.maths.estimator import DEFAULT_KS
 from passk.formats import FORMAT_NAMES, EmptyInput, FormatError, Problem
 from passk.formats import evalarena, read_files
 from passk.formats.evalarena import SeveralModels
 from passk.limits import LIMITS
-from passk.metrics import Beside, Estimate, GPassRow, MajorityRow
-from passk.metrics import AverageRow, GradedRow
-from passk.output import JSON, TABLE, WRITTEN, curve_tables, ranking_tables, report_tables, written
-from passk.paper import suites
-from passk.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
-from passk.ranking import ALPHA, Ranking, rank_runs
-from passk.report import Opener, Report, rank_uploads, report_from_files
+from passk.results.metrics import Beside, Estimate, GPassRow, MajorityRow
+from passk.results.metrics import AverageRow, GradedRow
+from passk.writing.output import JSON, TABLE, WRITTEN, Table, curve_tables, ranking_tables, report_tables, written
+from passk.writing.paper import suites
+from passk.results.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
+from passk.results.ranking import ALPHA, Ranking, rank_runs
+from passk.writing.report import Opener, Report, rank_uploads, report_from_files
 
 STDIN = "-"
 CHUNK = 1 << 20     # bytes read at a time where the reader asks for everything, so the bar moves
@@ -68,7 +70,7 @@ class DefaultKs:
         self.fewest = fewest
 
     def check(self, problems: Sequence[Problem]) -> None:
-        """passk.report.report_from_files' check: narrow the ks before anything is computed with them."""
+        """passk.writing.report.report_from_files' check: narrow the ks before anything is computed with them."""
         self.narrow(min((problem.n for problem in problems), default=0))
 
     def note(self) -> str | None:
@@ -237,7 +239,7 @@ def table(summary: Summary, format_name: str, width: int | None = None) -> str:
 
 
 def results_lines(results: Sequence[KResult], width: int | None = None) -> list[str]:
-    """The results under their header (passk.columns' terminal columns), right-aligned, each column as wide
+    """The results under their header (passk.writing.columns' terminal columns), right-aligned, each column as wide
     as its widest cell (wider than width: a row at a time, _laid_out); an undefined k is followed by why, and a
     note goes under its row."""
     header = headings(TERMINAL, RESULT_COLUMNS)
@@ -330,11 +332,11 @@ def json_text(report: Report) -> str:
 
 def answer_text(report: Report, output: str, width: int | None = None, plan: bool = True,
                 bayes: bool = False) -> str:
-    """The report in an output format (passk.output.FORMATS): the terminal's table (fitted to width), the JSON, or
-    the tables of passk.output; bayes adds Bayes@N to the tables (the JSON always holds it)."""
+    """The report in an output format (passk.writing.output.FORMATS): the terminal's table (fitted to width), the JSON, or
+    the tables of passk.writing.output; bayes adds Bayes@N to the tables (the JSON always holds it)."""
     if output == TABLE:
         return text(report, width, plan, bayes)
-    return json_text(report) if output == JSON else written(report_tables(report, bayes), output)
+    return json_text(report) if output == JSON else _written(report_tables(report, bayes), output)
 
 
 def notices(report: Report, output: str) -> list[str]:
@@ -503,7 +505,7 @@ def _estimate_sentence(what: str, estimate: Estimate) -> str:
 
 def rows_lines(rows: Sequence[MajorityRow | GPassRow | GradedRow | AverageRow], columns: Sequence[Column],
                width: int | None = None) -> list[str]:
-    """Rows beside pass@k under their header (passk.columns' terminal columns; wider than width, a row at a time),
+    """Rows beside pass@k under their header (passk.writing.columns' terminal columns; wider than width, a row at a time),
     an undefined k followed by why."""
     header = headings(TERMINAL, columns)
     cells_of = [[cell or "" for cell in cells(row, TERMINAL, columns)] for row in rows]
@@ -548,7 +550,7 @@ def _model_runs(path: str, fmt: str | None) -> list[tuple[str, list[Problem]]] |
 
 def ranking_text(ranking: Ranking, width: int | None = None) -> str:
     """Per k: the runs best first with their group letters, then every pair with its Holm-adjusted p-value
-    (passk.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows), fitted to width columns (None: lines
+    (passk.writing.columns' RANK_COLUMNS and PAIR_COLUMNS that the terminal shows), fitted to width columns (None: lines
     as long as they come). A k at which no run has a pass@k is a line saying so, with each run's reason."""
     parts: list[str] = []
     for row in ranking.results:
@@ -566,6 +568,12 @@ def ranking_text(ranking: Ranking, width: int | None = None) -> str:
                   *_columns(headings(TERMINAL, PAIR_COLUMNS), pairs, 2, width, lead=2),
                   *[f"  note: {pair.a} vs {pair.b}: {pair.reason}" for pair in row.pairs if pair.reason], ""]
     return fitted("\n".join(parts).rstrip(), width)
+
+
+def _written(tables: Sequence[Table], output: str) -> str:
+    """The tables as -o asks; LaTeX opens with a comment naming the passk that wrote it."""
+    text = written(tables, output)
+    return f"% passk {__version__}\n{text}" if output == LATEX else text
 
 
 def _columns(header: Sequence[str], rows: Sequence[Sequence[str | None]], left: int, width: int | None = None,
@@ -642,7 +650,7 @@ def ranking_answer(ranking: Ranking, formats: Sequence[str], args: argparse.Name
              for entry in row.ranking if entry.reason]
     notes += [f"note: pass@{row.k:,}: {pair.a} vs {pair.b}: {pair.reason}" for row in ranking.results
               for pair in row.pairs if pair.reason]
-    return written(ranking_tables(ranking), args.output), notes + [line.strip() for line in planned]
+    return _written(ranking_tables(ranking), args.output), notes + [line.strip() for line in planned]
 
 
 def gate(ranking: Ranking, k: int) -> tuple[int, str | None]:
@@ -666,7 +674,7 @@ def curve_answer(ranking: Ranking, ks: Sequence[int], output: str, width: int | 
     """passk --runs A B --curve: the table of both curves over k (at curve_ks, else ks the curves choose) with A - B's
     simultaneous band, and what they say: where A is ahead, behind and undecided, and where it first loses (fitted
     to width); with --json the API's answer to POST /api/v1/compare with curve=1 and curve_k (the comparison at ks,
-    and "curve"); in passk.output's formats its table, and (the notes for standard error) what they say."""
+    and "curve"); in passk.writing.output's formats its table, and (the notes for standard error) what they say."""
     name_a, name_b = ranking.names
     comparison = compare(ranking.summaries[name_a].problems, ranking.summaries[name_b].problems, ks)
     comparison.warnings += ranking.warnings
@@ -674,7 +682,7 @@ def curve_answer(ranking: Ranking, ks: Sequence[int], output: str, width: int | 
     if output == JSON:
         return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2), []
     if output in WRITTEN:
-        return written(curve_tables(curve, (name_a, name_b)), output), \
+        return _written(curve_tables(curve, (name_a, name_b)), output), \
             [f"note: A = {name_a}, B = {name_b}", *(f"note: {sentence}" for sentence in curve.sentences)]
     rows = [cells(point, TERMINAL, CURVE_COLUMNS) for point in curve.points]
     level = "" if curve.level is None else f": each k's interval at {100 * curve.level:.2f}%"

@@ -94,24 +94,24 @@ class Limits:
     groups: int = limit(300, "Group letters of a ranking at one k: the sets of runs no two of which differ (a few "
                              "per run in real rankings; contrived p-values could make thousands).")
     vote_work: int = limit(500_000, "Majority voting (maj@k) in one request, in estimated microseconds of its "
-                                    "dynamic program (passk.majority.vote_cost): a k past it is left to the "
+                                    "dynamic program (passk.maths.majority.vote_cost): a k past it is left to the "
                                     "command line.")
     tail_work: int = limit(500_000, "G-Pass@k and mG-Pass@k in one request, in estimated microseconds of their "
-                                    "tails' sums over the different (n, c) pairs (passk.gpass.tail_cost): a k past "
+                                    "tails' sums over the different (n, c) pairs (passk.maths.gpass.tail_cost): a k past "
                                     "it is left to the command line.")
     score_work: int = limit(500_000, "max@k of graded scores in one request, in estimated microseconds of its sums "
-                                     "over each different set of a problem's scores (passk.scores.max_at_k_cost): a "
+                                     "over each different set of a problem's scores (passk.maths.scores.max_at_k_cost): a "
                                      "k past it is left to the command line.")
     plan_work: int = limit(250_000, "The planner in one request (the samples a target or a difference needs, and "
                                     "what more samples would buy), in estimated microseconds of its noise model's "
-                                    "sums over every k and sample count it tries (passk.planner: each priced before "
+                                    "sums over every k and sample count it tries (passk.results.planner: each priced before "
                                     "it is summed): a k's plan past it is left to the command line.")
     variance_terms: int = limit(8_000_000, "Overlap terms of the fixed-benchmark SE in one request, over every k "
-                                            "(passk.variance: a window of the overlap's distribution per different "
+                                            "(passk.maths.variance: a window of the overlap's distribution per different "
                                             "(n, c) pair and k, about 0.1 µs each): a k's SE past it is left to the "
                                             "command line.")
     exact_work: int = limit(1_000_000, "Correct rounding of pass@k, pass^k and their curves in one request, in "
-                                       "estimated microseconds (passk.estimator: a different (n, c) pair with n of "
+                                       "estimated microseconds (passk.maths.estimator: a different (n, c) pair with n of "
                                        "131,072 or more costs about 5 µs a k in double-double, one at a time up to "
                                        "500 µs): a curve past it is drawn at fewer k or left out, a request past it "
                                        "is left to the command line.")
@@ -340,7 +340,7 @@ _EXACT_WORK: ContextVar[list[float] | None] = ContextVar("passk_exact_work", def
 
 @contextmanager
 def exact_work_within(microseconds: float | None = LIMITS.exact_work) -> Iterator[None]:
-    """Within this block, passk.estimator's correct rounding may spend this many estimated microseconds (None: no
+    """Within this block, passk.maths.estimator's correct rounding may spend this many estimated microseconds (None: no
     bound, as for the command line and the library); the web application opens it around each request."""
     token = _EXACT_WORK.set(None if microseconds is None else [float(microseconds)])
     try:

@@ -2,7 +2,7 @@
 
 The folder holds index.html, passk-calculator.js and style.css, and nothing
 else: the page computes pass@k, pass^k, the k table, the cross-check and the
-chart in the browser (the estimator of passk/estimator.py, in log space),
+chart in the browser (the estimator of passk/maths/estimator.py, in log space),
 fetches nothing from any origin, and works from file://, so a static docs site
 (GitHub Pages, Read the Docs, MkDocs, Sphinx) can serve it as it is. The page
 and its script are this package's data (calculator.html, passk-calculator.js);
@@ -46,7 +46,9 @@ def _site_stylesheet() -> Path:
 
 def settings() -> dict[str, Any]:
     """passk's constants the page's script computes and draws with, as the JSON block index.html carries."""
-    from passk import calculator, charts, estimator   # here: they import numpy, which `passk --version` skips
+    from passk.results import calculator
+    from passk.writing import charts
+    from passk.maths import estimator   # here: they import numpy, which `passk --version` skips
     from passk.limits import LIMITS
     chart_names = ("WIDTH", "HEIGHT", "FONT", "GAP", "Y_GAP", "EDGE", "MIN_MARGIN", "X_TICK_DY", "AXIS_LABEL_DY",
                    "Y_TICK_DY", "MAX_POINTS", "POINTS_PER_DECADE", "ASCENT", "DESCENT", "LETTER_EM")

@@ -1,6 +1,6 @@
 /* passk's single-problem calculator, computed in the browser: no request leaves the page.
 
-   The estimator is passk/estimator.py's, term for term: pass@k = 1 - C(n-c, k)/C(n, k) as
+   The estimator is passk/maths/estimator.py's, term for term: pass@k = 1 - C(n-c, k)/C(n, k) as
    -expm1(L), L the log of C(n-c, k)/C(n, k), a correctly rounded sum of min(c, k) log terms up
    to SHORT_PRODUCT of them, Stirling's series (log-gamma differences) beyond. Two changes keep
    digits Python's Stirling form loses: when L is small its three log1p terms nearly cancel, so
@@ -8,7 +8,7 @@
    up to about 1e-15 relative there, this one by 3e-16), and log(1 - a/b) with a/b near 1 is taken
    as log((b - a)/b) (logOneLess: Python's pass^k loses up to 1e-7 there).
    The sentences for bad input are the server's (web/query.py); the numbers are written as
-   passk/display.py writes them; the chart is passk/charts.py's curve chart.
+   passk/writing/display.py writes them; the chart is passk/writing/charts.py's curve chart.
    Plain ES2015 in a classic script, so that it runs from file:// too. */
 (function (root) {
   "use strict";
@@ -173,7 +173,7 @@
     };
   }
 
-  // ---- numbers written for people (passk/display.py) --------------------------------------
+  // ---- numbers written for people (passk/writing/display.py) --------------------------------------
 
   var SUPERSCRIPT = {"-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶",
                      "7": "⁷", "8": "⁸", "9": "⁹"};
@@ -337,7 +337,7 @@
     return query;
   }
 
-  // ---- the chart (passk/charts.py: curve_chart) ----------------------------------------------
+  // ---- the chart (passk/writing/charts.py: curve_chart) ----------------------------------------------
 
   /* Take passk's constants: {max_n, extra_ks, short_product, falling_ratio_max_terms, table_ks, chart}. */
   function configure(settings) {

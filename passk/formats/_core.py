@@ -26,11 +26,11 @@ class Problem:
     task_id: str
     n: int      # samples generated
     c: int      # samples that passed
-    # each sample's (answer, verdict), in sample order, when the file holds extracted answers (passk.majority)
+    # each sample's (answer, verdict), in sample order, when the file holds extracted answers (passk.maths.majority)
     votes: tuple[Vote, ...] | None = dataclass_field(default=None, compare=False, repr=False)
     # each sample's score in [0, 1], in sample order, when the file gives one per sample: a graded score (0.65), or
     # 1.0 / 0.0 for a verdict where the order of the samples means something (the seeds of a NeMo-Skills run).
-    # c counts the samples scoring 1 (full credit); passk.metrics reads the scores for the graded mean and max@k,
+    # c counts the samples scoring 1 (full credit); passk.results.metrics reads the scores for the graded mean and max@k,
     # avg@k over the first k samples and the spread across seeds.
     scores: tuple[float, ...] | None = dataclass_field(default=None, compare=False, repr=False)
 
@@ -52,11 +52,17 @@ class Parsed:
     combined: str = dataclass_field(default="", compare=False)  # how several files were combined, if they were
 
 
-def answer_of(value: JSON) -> Hashable:
-    """A sample's extracted answer as a vote: a string, number, true/false or None as it is, a list or an object
-    as its JSON text (so that equal answers are one answer)."""
+NO_ANSWER = frozenset({"[invalid]", ""})   # what harnesses write for no extracted answer: no vote, as None
+
+
+def answer_of(value: JSON, blank_votes: bool = False) -> Hashable:
+    """A sample's extracted answer as a vote: None for no answer (null, or a text of NO_ANSWER such as "[invalid]"
+    unless blank_votes: NeMo-Skills counts "" as an answer), a string, number or true/false as it is, a list or an
+    object as its JSON text (so that equal answers are one answer)."""
     if isinstance(value, (list, dict)):
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    if isinstance(value, str) and not blank_votes and value.strip() in NO_ANSWER:
+        return None
     return cast(Hashable, value)
 
 

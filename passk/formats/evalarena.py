@@ -37,7 +37,7 @@ PASS1_TOLERANCE = 1e-6   # how far pass1 may be from correct / count, as written
 
 class SeveralModels(FormatError):
     """A file of several models read without a choice of one: the refusal, with each model's run (models: [(model,
-    problems)] in the file's order, as passk.ranking.rank_runs takes runs) and held, the sentence's first half."""
+    problems)] in the file's order, as passk.results.ranking.rank_runs takes runs) and held, the sentence's first half."""
 
     def __init__(self, message: str, models: Sequence[tuple[str, list[Problem]]] = (), held: str = "") -> None:
         super().__init__(message)

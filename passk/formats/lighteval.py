@@ -188,7 +188,7 @@ def _spend(details: Any, paths: list[str], budget: Budget | None) -> None:
         budget.spend_unpacked(declared)
     elif declared > LIMITS.unpacked_bytes:
         raise TooLarge(f"The Parquet file's columns read unpack to {declared / 1e6:,.0f} MB, more than the "
-                       f"{size(LIMITS.unpacked_bytes)} read of one file; reduce the log with passk.frames.reduce_log.")
+                       f"{size(LIMITS.unpacked_bytes)} read of one file; reduce the log with passk.results.frames.reduce_log.")
 
 
 def _struct_values(details: Any, column: str, name: str, id_path: str | None) -> Iterator[tuple[str | None, JSON]]:

@@ -36,7 +36,7 @@ NeMo-Skills: "" is an answer), and on answer-judge files with its parsed
 judgement (None abstains); other files have no votes.
 """
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field as dataclass_field
 from typing import NamedTuple
 
@@ -45,7 +45,6 @@ from passk.formats import _cost
 from passk.formats._input import json_lines
 from passk.formats.registry import register
 from passk.limits import too_many_problems
-from passk.majority import Answer, voting
 
 NAME = "nemoskills"
 LABEL = "NeMo-Skills"   # the tool, as people name it
@@ -86,7 +85,7 @@ class Seed:
     false when the file holds nothing to vote with (Seed.answers is then all None)."""
 
     verdicts: dict[str, bool | None] = dataclass_field(default_factory=dict)
-    answers: dict[str, Answer] = dataclass_field(default_factory=dict)
+    answers: dict[str, Hashable] = dataclass_field(default_factory=dict)
     voted: bool = False
     warnings: list[str] = dataclass_field(default_factory=list)
 
@@ -148,9 +147,10 @@ def _task_id(record: dict[str, JSON], number: int) -> str:
     return task_id_of(record["id"], f'Line {number}: "id"')
 
 
-def _verdict(record: dict[str, JSON], present: tuple[str, ...], number: int, suite: str) -> tuple[bool | None, Answer]:
+def _verdict(record: dict[str, JSON], present: tuple[str, ...], number: int,
+             suite: str) -> tuple[bool | None, Hashable]:
     """A line's verdict (None: it has none) and vote (None: no answer), by its benchmark's rule (the module)."""
-    vote = voting(answer_of(record.get(ANSWER)))
+    vote = answer_of(record.get(ANSWER), blank_votes=True)
     if EXPECTED in record:   # answer-judge: the judgement votes, and is right when it is the expected one
         said = judgement_of(_text(record, "judgement", number))
         return said == judgement_of(_text(record, EXPECTED, number)), said

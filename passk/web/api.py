@@ -3,12 +3,12 @@
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from passk.benchmark import Comparison
-from passk.curves import CurveComparison, curves_of
+from passk.results.benchmark import Comparison
+from passk.results.curves import CurveComparison, curves_of
 from passk.formats import FormatError
 from passk.limits import LIMITS, TooLarge, check_curve_cells
-from passk.planner import comparison_plan, top_pair_plan
-from passk.report import Report
+from passk.results.planner import comparison_plan, top_pair_plan
+from passk.writing.report import Report
 from passk.web.addresses import query_args
 from passk.web.forms import benchmark_form, compare_form
 from passk.web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
@@ -69,7 +69,7 @@ CURVE_VALUES = {"1": True, "true": True, "on": True, "yes": True, "0": False, "f
 @api.post("/compare")
 def compare() -> ResponseReturnValue:
     """Two runs compared ("a" and "b"), or several ranked ("run"); "planner" only when "difference" is sent, and
-    for two runs "curve" (passk.curves: both curves over k, A - B's simultaneous band, the crossover, where A is
+    for two runs "curve" (passk.results.curves: both curves over k, A - B's simultaneous band, the crossover, where A is
     ahead, behind and undecided, where it first loses) with curve=1, at the ks of curve_k (like 1-128) if sent."""
     form, files = compare_form(request.form), request.files
     try:   # "planner" and "curve" only when asked for, so the two-run answer keeps its shape (a contract)
@@ -79,7 +79,7 @@ def compare() -> ResponseReturnValue:
             raise ValueError('"curve_k" chooses the ks of the curves over k: send curve=1 with it.')
         curve_ks = form.curve_ks()
         ranked = leaderboard_from_request(form, files)   # one file of several models, sent alone: its models
-        if ranked or "run" in files:   # several runs, each its own file, or those models: ranked (passk.ranking)
+        if ranked or "run" in files:   # several runs, each its own file, or those models: ranked (passk.results.ranking)
             ranking, formats = ranked or ranking_from_request(form, files, request.form.getlist("name"))
             body = ranking.to_json(formats)
             if curve:   # the curves compare two runs, sent as "a" and "b"

@@ -11,7 +11,9 @@ from urllib.parse import urlsplit
 
 from flask.json.provider import DefaultJSONProvider
 
-from passk import display, limits, paper
+from passk import grammar, limits
+
+from passk.writing import display, paper
 from passk.limits import LIMITS
 from passk.web import hooks
 from passk.web import endless
@@ -24,7 +26,7 @@ from passk.web.pages import pages
 
 LOCAL_HOSTS = ["localhost", "127.0.0.1"]   # Werkzeug cannot match IPv6 literals
 TEMPLATE_FILTERS = {
-    **{name: getattr(display, name) for name in ("full", "count", "plural")},
+    **{name: getattr(display, name) for name in ("full", "count")}, "plural": grammar.plural,
     # a number and its unit never part at a line's end on a page (issue 18: no breaking inside numbers)
     **{name: display.page_filter(getattr(display, name))
        for name in ("percent", "pass_percent", "fraction", "p_value", "scientific", "points")},

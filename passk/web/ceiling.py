@@ -33,7 +33,7 @@ from flask import Flask
 from threadpoolctl import threadpool_limits
 
 from passk.limits import LIMITS, Limits
-from passk.quietlog import describe
+from passk.web.quietlog import describe
 
 Environ = dict[str, Any]
 StartResponse = Callable[..., Any]

@@ -9,16 +9,16 @@ from dataclasses import dataclass, field
 
 from markupsafe import escape
 
-from passk.benchmark import parse_ks
-from passk.estimator import DEFAULT_KS, MAX_N
+from passk.results.benchmark import parse_ks
+from passk.maths.estimator import DEFAULT_KS, MAX_N
 from passk.formats import SUITES
 from passk.formats._core import JSON, FormatError
-from passk.gpass import threshold
+from passk.maths.gpass import threshold
 from passk.limits import LIMITS
-from passk.majority import TIES
-from passk.metrics import Beside
-from passk.planner import checked_option, option_value
-from passk.report import Report
+from passk.maths.majority import TIES
+from passk.results.metrics import Beside
+from passk.results.planner import checked_option, option_value
+from passk.writing.report import Report
 
 NO_INPUT = "Paste results into the box or choose a file to upload; both are empty."
 # The page's hidden fields that carry an uploaded file's counts into the next calculation:
@@ -54,7 +54,7 @@ class BenchmarkForm:
     tokens_per_sample: str = ""
     price_per_million: str = ""
     tau: str = ""   # G-Pass@k's share of the k samples that must pass; empty: no G-Pass@k
-    tie: str = ""   # maj@k's rule for a tied vote (passk.majority.TIES); empty: fractional
+    tie: str = ""   # maj@k's rule for a tied vote (passk.maths.majority.TIES); empty: fractional
 
     def ks(self) -> list[int]:
         """The k field's ks (parse_ks: ValueError with a sentence for a bad list)."""
@@ -164,7 +164,7 @@ def carried_fields(report: Report) -> dict[str, str] | None:
 
 def beside_options(tau: str, tie: str) -> Beside:
     """Beside from the tau and tie fields as typed: tau a share from 0 to 1 (as a decimal or a percent,
-    empty for none), tie one of passk.majority.TIES (empty for fractional)."""
+    empty for none), tie one of passk.maths.majority.TIES (empty for fractional)."""
     share = None
     if tau.strip():
         text = tau.strip()

@@ -15,7 +15,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-from passk.quietlog import describe
+from passk.web.quietlog import describe
 
 # The work is CPU-bound arithmetic and file parsing: the usual 2 x cores + 1
 # sync workers, counting only the cores this process may run on (containers).

@@ -8,7 +8,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 
 from passk.limits import LIMITS, exact_work_within
-from passk.quietlog import describe
+from passk.web.quietlog import describe
 from passk.web import caching
 from passk.web.errors import http_error, out_of_memory, refuse_at_ceiling
 from passk.web.guards import whole_body_within_limit

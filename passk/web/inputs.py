@@ -10,18 +10,18 @@ from typing import IO, ParamSpec
 from werkzeug.datastructures import FileStorage, MultiDict
 
 from passk import limits
-from passk.benchmark import Comparison, summarize, too_many_ks
-from passk.calculator import printable
-from passk.estimator import DEFAULT_KS
+from passk.results.benchmark import Comparison, summarize, too_many_ks
+from passk.results.calculator import printable
+from passk.maths.estimator import DEFAULT_KS
 from passk.formats import FORMATS, SUITES, EmptyInput, FormatError, read_files, read_json_body
 from passk.formats._core import JSON
 from passk.formats._json import NESTED_TOO_DEEPLY, parse_json
 from passk.formats.evalarena import NAME as EVALARENA, SeveralModels
-from passk.metrics import Beside
-from passk.ranking import Ranking, rank_runs, too_few_runs
-from passk.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
+from passk.results.metrics import Beside
+from passk.results.ranking import Ranking, rank_runs, too_few_runs
+from passk.writing.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
                           rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
-from passk.sharing import ShareLinkError
+from passk.writing.sharing import ShareLinkError
 from passk.web.forms import (CARRIED_DAMAGED, CARRIED_MISSING, DOWNLOAD_DAMAGED, NO_INPUT, BenchmarkForm, CompareForm,
                        DownloadForm, beside_options, json_ks, json_planning)
 from passk.web.query import json_count
@@ -144,7 +144,7 @@ def leaderboard_from_request(form: CompareForm, files: Files) -> tuple[Ranking, 
 
 
 def models_ranking(form: CompareForm, open_run: Opener, filename: str | None) -> tuple[Ranking, list[str]] | None:
-    """Rank the models of one file of several (each model a run, passk.ranking.rank_runs within the web's bounds);
+    """Rank the models of one file of several (each model a run, passk.results.ranking.rank_runs within the web's bounds);
     None when the input is anything else, or cannot be read (the comparison then says why)."""
     ks = form.ks()
     try:

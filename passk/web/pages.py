@@ -9,17 +9,17 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
-from passk.benchmark import Comparison
-from passk.display import pass_percent, percent
-from passk.charts import (CURVE_PLOT, CURVE_Y_TICKS, curve_chart, difference_chart, difference_curve_chart,
+from passk.results.benchmark import Comparison
+from passk.writing.display import pass_percent, percent
+from passk.writing.charts import (CURVE_PLOT, CURVE_Y_TICKS, curve_chart, difference_chart, difference_curve_chart,
                           histogram_chart, interval_chart, k_curve_chart, runs_curve_chart)
-from passk.curves import DRAWS, METHOD
+from passk.results.curves import DRAWS, METHOD
 from passk.formats import FORMAT_NAMES, FORMATS
 from passk.limits import LIMITS
-from passk.planner import comparison_plan, top_pair_plan
-from passk.ranking import ALPHA, Ranking
-from passk.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
-from passk.steps import worked_steps
+from passk.results.planner import comparison_plan, top_pair_plan
+from passk.results.ranking import ALPHA, Ranking
+from passk.writing.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
+from passk.writing.steps import worked_steps
 from passk.web.addresses import canonical_address, public_url, query_args
 from passk.web.api import chosen_curves
 from passk.web.caching import STATIC_MAX_AGE
@@ -172,7 +172,7 @@ def compare_upload() -> ResponseReturnValue:
     form, files = compare_form(request.form), request.files
     try:
         planning = form.planning()
-        if more_runs_given(form, files):   # three runs or more: ranked (passk.ranking)
+        if more_runs_given(form, files):   # three runs or more: ranked (passk.results.ranking)
             ranking, formats = ranking_from_page(form, files)
             return compare_page(form, ranking=ranking, formats=formats, planning=planning)
         if leaderboard := leaderboard_from_page(form, files):   # run A alone, one file of several models: ranked
@@ -280,7 +280,7 @@ def compare_page(form: CompareForm, comparison: Comparison | None = None, format
     plans = ([plan for plan in comparison_plan(comparison, **planning, work=LIMITS.plan_work) if plan["sentences"]]
              if comparison else [])
     curve, curve_error = None, None
-    try:   # both runs over k, A − B's simultaneous band (passk.curves), at the curve_k field's ks if given
+    try:   # both runs over k, A − B's simultaneous band (passk.results.curves), at the curve_k field's ks if given
         curve = comparison and chosen_curves(comparison, form.curve_ks())
     except ValueError as refused:   # curve_k, or the request's exact_work: the comparison without its curves
         curve_error = str(refused)

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias, TypedDict, cast
 
-from passk.calculator import Calculation, calculate, printable
-from passk.estimator import MAX_N
+from passk.results.calculator import Calculation, calculate, printable
+from passk.maths.estimator import MAX_N
 from passk.formats._core import JSON
 from passk.limits import LIMITS
 

@@ -35,7 +35,7 @@ from waitress.utilities import BadRequest, Error, RequestHeaderFieldsTooLarge
 
 from passk import limits
 from passk.limits import LIMITS, KiB, MiB
-from passk.quietlog import describe
+from passk.web.quietlog import describe
 from passk.web.app import served_app
 from passk.web.hooks import CONTENT_SECURITY_POLICY
 

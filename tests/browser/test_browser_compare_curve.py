@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from passk.benchmark import compare
-from passk.curves import curves_of
+from passk.results.benchmark import compare
+from passk.results.curves import curves_of
 from passk.formats import Problem
 from test_a11y import violations_in_both_schemes
 

@@ -3,7 +3,7 @@
 Its script computes pass@k in the browser; here it is checked against exact
 values on thousands of (n, c, k) up to n = 10^12 (exact fractions, or mpmath
 at 60 digits), its sentences for bad input against the server's own
-(web.query), and its chart against the server's (passk.charts).
+(web.query), and its chart against the server's (passk.writing.charts).
 """
 
 import functools
@@ -17,8 +17,12 @@ import mpmath
 import pytest
 from playwright.sync_api import expect
 
-from passk import calculator, charts, estimator
-from passk.display import fraction, pass_percent, percent
+from passk.results import calculator
+
+from passk.writing import charts
+
+from passk.maths import estimator
+from passk.writing.display import fraction, pass_percent, percent
 from passk.export import export_html
 from passk.web.query import read_query
 

@@ -11,10 +11,10 @@ import pytest
 
 import passk
 from passk import cli
-from passk import paper
-from passk.columns import RESULT_COLUMNS, shown_in
+from passk.writing import paper
+from passk.writing.columns import RESULT_COLUMNS, shown_in
 from passk.__main__ import main
-from passk.display import percent
+from passk.writing.display import percent
 from where import FIXTURES, ROOT
 
 RESULTS = "".join(json.dumps({"task_id": f"T/{i % 3}", "passed": i % 4 == 0}) + "\n" for i in range(30))
@@ -477,7 +477,7 @@ def test_paper_tables_never_print_a_tiny_value_as_zero(tmp_path, capsys):
     path.write_text("task_id,n,c\na,1000000,1\nb,1000000,1\n")
     assert main([str(path), "-k", "1", "--markdown"]) == 0
     assert "| 1 | 1.00e-04 |" in capsys.readouterr().out
-    from passk.display import percent_figure
+    from passk.writing.display import percent_figure
     assert percent_figure(1 - 1e-7) == "99.99999" and percent_figure(0.0) == "0.00"
 
 
@@ -506,7 +506,7 @@ def test_the_error_of_one_file_names_the_file(tmp_path, capsys):
 @pytest.mark.parametrize("argument", ["--version", "--help"])
 def test_version_and_help_are_answered_before_scipy_or_the_computing_is_imported(argument):
     code = ("import sys\nfrom passk.__main__ import main\ntry:\n    main([%r])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(name for name in ('scipy', 'passk.cli', 'passk.benchmark') if name in sys.modules))"
+            "print(sorted(name for name in ('scipy', 'passk.cli', 'passk.results.benchmark') if name in sys.modules))"
             % argument)
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert completed.stdout.splitlines()[-1] == "[]", completed.stderr

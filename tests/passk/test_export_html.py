@@ -5,7 +5,11 @@ import re
 
 import pytest
 
-from passk import calculator, charts, estimator
+from passk.results import calculator
+
+from passk.writing import charts
+
+from passk.maths import estimator
 from passk.__main__ import main
 from passk.export import PAGE, SCRIPT, STYLESHEET, FolderNotEmpty, _site_stylesheet, export_html, settings
 from passk.limits import LIMITS

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from passk.__main__ import build_parser, main
-from passk.benchmark import compare
+from passk.results.benchmark import compare
 from passk.formats import Problem
-from passk.planner import comparison_plan
+from passk.results.planner import comparison_plan
 from where import ROOT
 
 RNG = np.random.default_rng(9)

@@ -28,7 +28,7 @@ import pytest
 from packaging.requirements import Requirement
 
 import passk
-import passk.estimator
+import passk.maths.estimator
 from passk import estimate_pass_at_k, pass_at_k
 from where import ROOT
 
@@ -99,7 +99,7 @@ def test_the_wheel_holds_the_passk_package_with_its_site(wheel):
     assert all(name.startswith(("passk/", info)) for name in names), sorted(names)
     sources = {name for name in checkout_files() if name.startswith("passk/") and name.endswith(".py")}
     assert {name for name in names if name.endswith(".py")} == sources
-    assert {"passk/__init__.py", "passk/__main__.py", "passk/estimator.py", "passk/py.typed"} <= names
+    assert {"passk/__init__.py", "passk/__main__.py", "passk/maths/estimator.py", "passk/py.typed"} <= names
     site = {name for name in checkout_files() if name.startswith(("passk/web/templates/", "passk/web/static/"))}
     assert site and site <= names   # every page and static file, for passk serve
     assert {"passk/web/templates/index.html", "passk/web/static/style.css", "passk/web/static/app.js"} <= site
@@ -131,7 +131,7 @@ def test_the_metadata_requires_numpy_scipy_ijson_and_before_3_14_backports_zstd_
     web = {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": "web"})}
     assert web == WEB and not any(r.marker.evaluate({**on_3_14, "extra": ""}) for r in requirements if r.marker)
     assert meta.get_all("Provides-Extra") == ["web", "parquet", "logs", "pandas", "frames"]
-    # lighteval details; passk.frames.reduce_log; the Python API's to_frame; docs/frames.md's examples
+    # lighteval details; passk.results.frames.reduce_log; the Python API's to_frame; docs/frames.md's examples
     for extra, names in (("parquet", {"pyarrow"}), ("logs", {"duckdb"}), ("pandas", {"pandas"}),
                          ("frames", {"pandas", "polars", "pyarrow", "duckdb", "dask", "distributed"})):
         assert {r.name for r in requirements if r.marker and r.marker.evaluate({**on_3_14, "extra": extra})} == names
@@ -245,7 +245,8 @@ def test_every_install_line_names_the_one_distribution():
 
 
 def test_the_messages_that_say_what_to_install_name_the_distribution():
-    from passk import frames, notebook
+    from passk.results import frames
+    from passk.writing import notebook
     from passk.formats import lighteval
     for message in (frames.DUCKDB, notebook.PANDAS, lighteval.INSTALL):
         assert f'pip install "{DISTRIBUTION}[' in message, message
@@ -282,7 +283,7 @@ def test_no_passk_module_but_the_site_imports_the_web_packages():
 
 
 def test_the_estimator_examples_run_as_doctests():
-    failed, attempted = doctest.testmod(passk.estimator, optionflags=doctest.ELLIPSIS)
+    failed, attempted = doctest.testmod(passk.maths.estimator, optionflags=doctest.ELLIPSIS)
     assert failed == 0 and attempted >= 10
 
 
@@ -308,7 +309,7 @@ def test_the_package_exports_its_functions_and_version():
                              "plan", "Run", "Summary", "Comparison", "Ranking", "Plan", "FormatError",
                              "max_at_k", "bayes_at_n"]   # the API: passk.api, and two single-problem values
     assert passk.summarize is passk.api.summarize
-    assert passk.from_frame is passk.frames.from_frame   # imported when first asked for (passk.__getattr__)
+    assert passk.from_frame is passk.results.frames.from_frame   # imported when first asked for (passk.__getattr__)
     assert passk.__version__.count(".") == 2
 
 

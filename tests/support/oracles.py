@@ -161,7 +161,7 @@ def population_trials(values):
 
 
 def fit_prior(counts, floor=Fraction(1, 10)):
-    """Beta(a, b) fitted by moments to the c/n of counts [(n, c)], as the spec of passk.variance says, exactly."""
+    """Beta(a, b) fitted by moments to the c/n of counts [(n, c)], as the spec of passk.maths.variance says, exactly."""
     rates = [Fraction(c, n) for n, c in counts]
     mean = sum(rates) / len(rates)
     inverse = sum(Fraction(1, n) for n, _ in counts) / len(counts)

@@ -8,7 +8,7 @@ neighbours are where the estimator branches, so that is where bugs hide.
 import numpy as np
 from hypothesis import strategies as st
 
-from passk.estimator import MAX_N
+from passk.maths.estimator import MAX_N
 
 
 def _spread(draw, low, high):

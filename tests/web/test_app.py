@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from html_text import element_text
-from passk.calculator import calculate
+from passk.results.calculator import calculate
 
 BAD_INPUTS = [
     # (query string, field, message fragment)

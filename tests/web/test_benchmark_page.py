@@ -7,7 +7,7 @@ from fractions import Fraction
 from html import unescape
 from math import comb
 
-from passk.display import percent
+from passk.writing.display import percent
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -285,7 +285,7 @@ def test_one_problem_is_written_in_the_singular_in_titles_and_bars(client):
 
 
 def test_no_common_task_ids_names_one_problem_in_the_singular():
-    from passk.benchmark import compare
+    from passk.results.benchmark import compare
     from passk.formats import Problem
     with pytest.raises(ValueError, match="run A has 1 problem and run B 2,"):
         compare([Problem("a", 10, 3)], [Problem("b", 10, 3), Problem("c", 10, 3)])

@@ -109,8 +109,8 @@ def test_a_share_link_keeps_tau_and_a_recalculation_says_maj_at_k_needs_the_file
 def test_the_vote_work_limit_is_reported_not_exceeded(client, monkeypatch):
     from passk import limits
     monkeypatch.setattr(limits, "LIMITS", limits.Limits(vote_work=1))
-    import passk.report
-    monkeypatch.setattr(passk.report, "LIMITS", limits.LIMITS)
+    import passk.writing.report
+    monkeypatch.setattr(passk.writing.report, "LIMITS", limits.LIMITS)
     majority = post(client, "/api/v1/benchmark", k="2").get_json()["majority"]
     assert majority["results"][0]["maj_at_k"] is None
     assert "the command line computes it" in majority["results"][0]["reason"]

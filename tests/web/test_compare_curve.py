@@ -1,5 +1,5 @@
 """Two runs' pass@k over k on /compare, in POST /api/v1/compare with curve=1 and in passk --runs A B --curve: one
-computation (passk.curves) in three views, with the two-run answer's keys unchanged."""
+computation (passk.results.curves) in three views, with the two-run answer's keys unchanged."""
 
 import io
 import json
@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 
 from passk.__main__ import main
-from passk.benchmark import compare
-from passk.curves import curves_of
+from passk.results.benchmark import compare
+from passk.results.curves import curves_of
 from passk.formats import Problem
 from passk.web.api import RANKING_CURVE
 

@@ -1,5 +1,5 @@
 """The whole curve over k in the three views (issue 27): `passk --runs A B --curve -k 1-128`, POST /api/v1/compare
-with curve=1 and curve_k=1-128, and the compare page's curve_k field; each the one computation of passk.curves,
+with curve=1 and curve_k=1-128, and the compare page's curve_k field; each the one computation of passk.results.curves,
 with where A is ahead, behind and undecided and the confidence set for its first loss, and each refusal a
 sentence."""
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from passk.__main__ import main
-from passk.benchmark import compare
-from passk.curves import curves_of
+from passk.results.benchmark import compare
+from passk.results.curves import curves_of
 from passk.formats import Problem
 from passk.limits import LIMITS
 

@@ -11,7 +11,7 @@ from html import unescape
 
 import pytest
 
-from passk.display import percent
+from passk.writing.display import percent
 from passk.limits import LIMITS, PAIR_PROBLEMS, ranked_cells
 from where import REALDATA
 

@@ -9,12 +9,12 @@ from html import unescape
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from passk.benchmark import compare
-from passk.display import p_value, percent, unbreakable
+from passk.results.benchmark import compare
+from passk.writing.display import p_value, percent, unbreakable
 from passk.formats import read_problems
 from passk.limits import LIMITS
-from passk.planner import comparison_plan
-from passk.ranking import rank_runs
+from passk.results.planner import comparison_plan
+from passk.results.ranking import rank_runs
 
 # Run B is far ahead; runs A and C are close. C lacks t0 and has t30, which no other run has.
 STRONG = "".join(f"t{i},20,{15 + i % 6}\n" for i in range(30))

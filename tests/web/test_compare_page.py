@@ -9,9 +9,9 @@ from math import comb, sqrt
 
 import pytest
 
-from passk.benchmark import compare
+from passk.results.benchmark import compare
 from passk.formats import read_problems
-from passk.planner import comparison_plan
+from passk.results.planner import comparison_plan
 
 RUN_A = "A,10,3\nB,10,5\nC,10,10\nD,10,1\n"
 RUN_B = "A,10,1\nB,10,5\nC,10,7\nE,10,2\n"

@@ -1,6 +1,6 @@
 """Copy buttons: what lands on the clipboard, the fallback without the clipboard API, and no buttons without script.
 
-The texts are the server's (passk.paper writes the Markdown and LaTeX rows for
+The texts are the server's (passk.writing.paper writes the Markdown and LaTeX rows for
 the pages and the command line alike); the script only copies them.
 """
 
@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from passk import paper
-from passk.report import report_from_share
+from passk.writing import paper
+from passk.writing.report import report_from_share
 
 pytestmark = pytest.mark.browser
 

@@ -12,10 +12,10 @@ from html import unescape
 import numpy as np
 import pytest
 
-import passk.estimator
+import passk.maths.estimator
 import passk.web.hooks
-from passk import nearest
-from passk.estimator import STIRLING_BLOCK, STIRLING_CALL_US, STIRLING_PAIR_US, estimate_pass_at_k, stirling_work
+from passk.maths import nearest
+from passk.maths.estimator import STIRLING_BLOCK, STIRLING_CALL_US, STIRLING_PAIR_US, estimate_pass_at_k, stirling_work
 from passk.limits import LIMITS, TooLarge, exact_work_left, exact_work_within, too_much_exact_work
 from test_limits import get, post_form, send
 from test_limits_before_work import far_counts
@@ -25,7 +25,7 @@ from test_limits_before_work import far_counts
 def computed(monkeypatch):
     """How many pairs went through Stirling's form, and one at a time."""
     counts = {"stirling": 0, "one": 0}
-    stirling, one = passk.estimator._stirling_double_double, passk.estimator._miss_one
+    stirling, one = passk.maths.estimator._stirling_double_double, passk.maths.estimator._miss_one
 
     def counted_stirling(n, c, k, complement):
         counts["stirling"] += n.size
@@ -34,8 +34,8 @@ def computed(monkeypatch):
     def counted_one(*args):
         counts["one"] += 1
         return one(*args)
-    monkeypatch.setattr(passk.estimator, "_stirling_double_double", counted_stirling)
-    monkeypatch.setattr(passk.estimator, "_miss_one", counted_one)
+    monkeypatch.setattr(passk.maths.estimator, "_stirling_double_double", counted_stirling)
+    monkeypatch.setattr(passk.maths.estimator, "_miss_one", counted_one)
     return counts
 
 
@@ -66,8 +66,8 @@ def test_stirling_s_form_past_what_is_left_is_refused_before_any_pair_is_compute
 def test_pairs_left_to_one_at_a_time_are_priced_before_the_first(computed):
     """d = n - c - k = 0 (k = n - c) goes one pair at a time: beyond the table, decimal arithmetic."""
     n, c = far_pairs(60)
-    with exact_work_within(59 * passk.estimator.ONE_BEYOND_US), pytest.raises(TooLarge):
-        passk.estimator._pass_at_k_array(n, c, n - c)
+    with exact_work_within(59 * passk.maths.estimator.ONE_BEYOND_US), pytest.raises(TooLarge):
+        passk.maths.estimator._pass_at_k_array(n, c, n - c)
     assert computed["one"] == 0
 
 

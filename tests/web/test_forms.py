@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from passk.benchmark import parse_ks
+from passk.results.benchmark import parse_ks
 from passk.limits import LIMITS
 from passk.web.forms import BenchmarkForm, benchmark_form, compare_form, json_ks, json_planning
 

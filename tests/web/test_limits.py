@@ -21,8 +21,8 @@ from werkzeug.test import EnvironBuilder
 from bodies import BOUNDARY, Endless, multipart
 from passk import limits
 from passk.__main__ import main as cli
-from passk.report import pack_counts, unpack_counts
-from passk.sharing import ShareLinkError, decode_counts
+from passk.writing.report import pack_counts, unpack_counts
+from passk.writing.sharing import ShareLinkError, decode_counts
 from where import ROOT
 
 MiB = 2**20

@@ -4,7 +4,7 @@ The count of k values (all of them, repeats included), of runs and of file parts
 read off the request and refused before any file is opened or any value checked. As
 in tests/web/test_limits.py no test here times a request (a busy machine must not fail
 one): each sees instead that the work was not done, with counting spies on the
-readers (passk.formats.read_problems, the read_files that passk.report calls,
+readers (passk.formats.read_problems, the read_files that passk.writing.report calls,
 passk.web.inputs.read_json_body) and on the opening of each uploaded file, and, for a
 body sent as a stream, how much of it the app read.
 """
@@ -20,20 +20,20 @@ from html import unescape
 import numpy as np
 import pytest
 
-import passk.benchmark
+import passk.results.benchmark
 import passk.formats
-import passk.gpass
+import passk.maths.gpass
 import passk.limits
-import passk.planner
-import passk.ranking
-import passk.report
+import passk.results.planner
+import passk.results.ranking
+import passk.writing.report
 import passk.web.api
 import passk.web.forms
 import passk.web.inputs
-from passk.benchmark import parse_ks, summarize
+from passk.results.benchmark import parse_ks, summarize
 from passk.formats import Problem
 from passk.limits import LIMITS
-from passk.variance import MAX_TERMS, _windows
+from passk.maths.variance import MAX_TERMS, _windows
 from bodies import BOUNDARY, Endless, multipart
 from test_limits import (MULTIPART, READ_AHEAD, get, post_body, post_form, post_urlencoded, refusal, send)
 
@@ -64,7 +64,7 @@ def work(monkeypatch):
             return real(*args, **kwargs)
         monkeypatch.setattr(module, name, counted)
 
-    spy(passk.report, "read_files")
+    spy(passk.writing.report, "read_files")
     spy(passk.formats, "read_files")
     spy(passk.formats, "read_problems")
     spy(passk.web.inputs, "read_json_body")
@@ -252,16 +252,16 @@ WIDE_TAILS = (",".join(f"{10**12 - i}:{5 * 10**11 + i}" for i in range(4)) + "&k
 
 @pytest.fixture
 def tails(monkeypatch):
-    """The float tails G-Pass@k and mG-Pass@k summed (passk.gpass._tail), and their terms."""
+    """The float tails G-Pass@k and mG-Pass@k summed (passk.maths.gpass._tail), and their terms."""
     done = Counter()
-    real = passk.gpass._tail
+    real = passk.maths.gpass._tail
 
     def counted(*args, **kwargs):
         value, terms = real(*args, **kwargs)
         done["tails"] += 1
         done["terms"] += terms
         return value, terms
-    monkeypatch.setattr(passk.gpass, "_tail", counted)
+    monkeypatch.setattr(passk.maths.gpass, "_tail", counted)
     return done
 
 
@@ -306,14 +306,14 @@ WIDE_WINDOWS = (",".join(f"{100_000 + i}:{(i * 7919) % 100_000}" for i in range(
 
 @pytest.fixture
 def variances(monkeypatch):
-    """The ks at which passk.benchmark computed a fixed-benchmark SE (passk.variance.expected_variance)."""
+    """The ks at which passk.results.benchmark computed a fixed-benchmark SE (passk.maths.variance.expected_variance)."""
     done = []
-    real = passk.benchmark.expected_variance
+    real = passk.results.benchmark.expected_variance
 
     def counted(samples, correct, k, prior, at=None):
         done.append(k)
         return real(samples, correct, k, prior, at)
-    monkeypatch.setattr(passk.benchmark, "expected_variance", counted)
+    monkeypatch.setattr(passk.results.benchmark, "expected_variance", counted)
     return done
 
 
@@ -322,7 +322,7 @@ def test_fixed_benchmark_se_past_the_request_s_terms_is_left_out_before_it_is_su
     html = unescape(response.get_data(as_text=True))
     assert response.status_code == 200
     assert f"past the {LIMITS.variance_terms:,} one request may sum; the passk command computes it" in html
-    # what was summed: each computed SE's windows (at most passk.variance.MAX_TERMS), within the limit
+    # what was summed: each computed SE's windows (at most passk.maths.variance.MAX_TERMS), within the limit
     samples = np.array([100_000.0 + i for i in range(5000)])
     summed = sum(min(float(np.sum(high - low + 1)), MAX_TERMS) for low, high in (_windows(samples, k) for k in variances))
     assert 0 < summed <= LIMITS.variance_terms and len(variances) < 40
@@ -347,7 +347,7 @@ PLAN_LINK = f"counts=10000000:1900000,10000001:1900000&k={NEAR_1_9M}"   # the 22
 def planned(monkeypatch):
     """What the planner summed: its search's overlap x pair terms, and the ks of its noise at the samples there are."""
     done = Counter()
-    real_misses, real_variance = passk.planner._Noise._misses_at, passk.planner.expected_variance
+    real_misses, real_variance = passk.results.planner._Noise._misses_at, passk.results.planner.expected_variance
 
     def misses_at(noise, k, overlaps):
         done["terms"] += overlaps.size * noise.samples.size
@@ -356,8 +356,8 @@ def planned(monkeypatch):
     def expected_variance(samples, correct, k, prior, at=None):
         done[k] += 1
         return real_variance(samples, correct, k, prior, at)
-    monkeypatch.setattr(passk.planner._Noise, "_misses_at", misses_at)
-    monkeypatch.setattr(passk.planner, "expected_variance", expected_variance)
+    monkeypatch.setattr(passk.results.planner._Noise, "_misses_at", misses_at)
+    monkeypatch.setattr(passk.results.planner, "expected_variance", expected_variance)
     return done
 
 
@@ -378,7 +378,7 @@ def test_the_221_character_link_plans_every_k_with_a_few_windows_each(app, plann
 
 
 def test_a_benchmark_s_plan_past_the_request_s_work_is_left_to_the_command_line(app, planned, monkeypatch):
-    monkeypatch.setattr(passk.report, "LIMITS", dataclasses.replace(LIMITS, plan_work=1))
+    monkeypatch.setattr(passk.writing.report, "LIMITS", dataclasses.replace(LIMITS, plan_work=1))
     html = unescape(send(app, get("/benchmark", PLAN_LINK)).get_data(as_text=True))
     assert html.count("are not worked out here") == 20 and planned["terms"] == 0
     assert "the passk command plans it without limits (`passk FILES -k 1900000 --target 1`)" in html
@@ -398,7 +398,7 @@ def test_the_compare_page_s_plan_stops_at_the_request_s_work_before_summing_more
     files = [("file_a", "a.csv", far_counts(40_000, 0).encode()), ("file_b", "b.csv", far_counts(40_000, 1).encode())]
     html = unescape(send(app, post_form("/compare", fields=[("k", "1,10,100")], files=files)).get_data(as_text=True))
     # each run's noise at the samples there are: a window of 1 overlap a task at k = 1 and of 11 at k = 10 and 100
-    # (passk.planner.VARIANCE_COST each), 2 × 40,000 tasks: k = 1 and 10 fit, 100 would pass LIMITS.plan_work
+    # (passk.results.planner.VARIANCE_COST each), 2 × 40,000 tasks: k = 1 and 10 fit, 100 would pass LIMITS.plan_work
     assert sorted(key for key in planned if isinstance(key, int)) == [1, 10]
     assert "What more samples would buy at pass@100 is not worked out here" in html
     assert "(`passk --runs FILE_A FILE_B -k 100 --detect 1`)" in html
@@ -425,8 +425,8 @@ def emoji_run(ids):
 
 def test_a_ranking_that_would_list_megabytes_of_ids_is_refused_before_any_run_is_summarized(app, monkeypatch):
     summarized = Counter()
-    real = passk.ranking.summarize
-    monkeypatch.setattr(passk.ranking, "summarize", lambda *args, **kwargs: summarized.update(["runs"]) or
+    real = passk.results.ranking.summarize
+    monkeypatch.setattr(passk.results.ranking, "summarize", lambda *args, **kwargs: summarized.update(["runs"]) or
                         real(*args, **kwargs))
     files = [("run", f"run{r}.jsonl", emoji_run([f"{EMOJI_ID}{r}-{i}" for i in range(2000)])) for r in range(4)]
     response = send(app, post_form("/api/v1/compare", fields=[("k", "1")], files=files))
@@ -438,8 +438,8 @@ def test_a_ranking_that_would_list_megabytes_of_ids_is_refused_before_any_run_is
 
 def test_a_comparison_that_would_list_megabytes_of_ids_is_refused_before_it_is_compared(app, monkeypatch):
     compared = Counter()
-    real = passk.report.compare_runs
-    monkeypatch.setattr(passk.report, "compare_runs", lambda *args: compared.update(["pairs"]) or real(*args))
+    real = passk.writing.report.compare_runs
+    monkeypatch.setattr(passk.writing.report, "compare_runs", lambda *args: compared.update(["pairs"]) or real(*args))
     a, b = (emoji_run([f"{EMOJI_ID}shared"] + [f"{EMOJI_ID}{side}{i}" for i in range(8000)]) for side in "ab")
     response = send(app, post_form("/api/v1/compare", fields=[("k", "1")], files=[("a", "a.jsonl", a),
                                                                                  ("b", "b.jsonl", b)]))

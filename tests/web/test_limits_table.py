@@ -8,11 +8,11 @@ import re
 import pytest
 
 from app import create_app
-from passk import estimator, nearest
-from passk.charts import MAX_BARS
+from passk.maths import estimator, nearest
+from passk.writing.charts import MAX_BARS
 from passk.formats import _cost
 from passk.formats._json import TEXT_TOKEN_CHARACTERS
-from passk.passfail import NEAREST
+from passk.maths.passfail import NEAREST
 from passk.limits import LIMITS, PAIR_PROBLEMS, KiB, Limits, MiB, size
 from where import ROOT
 
@@ -77,7 +77,7 @@ def stated(limits: Limits) -> list[str]:
         f"about {_cost.MEMBER:g} µs each to open and count",   # a price, not a limit: passk.formats._cost.MEMBER
         f"Correct rounding (each pass@k and pass^k the double nearest its exact value) gets at most "
         f"{limits.exact_work:,} microseconds of estimated work per request",
-        # its prices, not limits (passk.estimator's, and the factorial table's top)
+        # its prices, not limits (passk.maths.estimator's, and the factorial table's top)
         f"pair with n of {nearest.TABLE_MAX:,} or more costs about {estimator.STIRLING_PAIR_US:g} µs a k",
         f"plus {estimator.STIRLING_CALL_US:,.0f} µs a call of up to {estimator.STIRLING_BLOCK:,} pairs",
         f"one-at-a-time arithmetic up to {estimator.ONE_BEYOND_US:g} µs",

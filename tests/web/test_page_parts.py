@@ -8,8 +8,8 @@ from flask import url_for
 from jinja2 import Environment, FileSystemLoader
 from where import ROOT
 
-from passk.calculator import calculate
-from passk.charts import CURVE_PLOT, CURVE_Y_TICKS, curve_chart
+from passk.results.calculator import calculate
+from passk.writing.charts import CURVE_PLOT, CURVE_Y_TICKS, curve_chart
 from passk.web.addresses import public_url
 from passk.web.pages import LEARN_HERE, calculation_links
 from passk.web.query import read_query

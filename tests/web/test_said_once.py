@@ -6,7 +6,7 @@ import re
 from html import unescape
 from pathlib import Path
 
-from passk.display import percent
+from passk.writing.display import percent
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "samples.jsonl_results.jsonl"
 

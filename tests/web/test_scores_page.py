@@ -1,5 +1,5 @@
 """Graded scores, avg@k and the spread across seeds on the benchmark page and in POST /api/v1/benchmark: the
-"scores" of a JSON problem, the figures of passk.scores, the work limit of max@k and what bad scores get."""
+"scores" of a JSON problem, the figures of passk.maths.scores, the work limit of max@k and what bad scores get."""
 
 import io
 import json

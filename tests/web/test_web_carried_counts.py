@@ -7,7 +7,7 @@ from html import unescape
 
 import pytest
 
-from passk import report as report_module
+from passk.writing import report as report_module
 from passk.limits import LIMITS
 from passk.web.forms import CARRIED_FIELDS
 

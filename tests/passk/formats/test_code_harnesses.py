@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from passk import limits
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FORMAT_NAMES, FormatError, _input, read_files, read_problems
 from where import FIXTURES
 

@@ -12,7 +12,7 @@ from math import comb
 import pytest
 from hypothesis import given, strategies as st
 
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FormatError, read_problems
 from passk.formats.detect import detect_format
 from where import FIXTURES

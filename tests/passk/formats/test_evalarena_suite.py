@@ -5,7 +5,7 @@ import json
 import pytest
 
 from passk.__main__ import main
-from passk.report import SUITED, suite_ignored
+from passk.writing.report import SUITED, suite_ignored
 
 # two models in one file, as eval-arena's own data files hold many: 4 samples each of HumanEval/0-2
 RECORDS = [("deepseek-coder-6.7b", 0, 4), ("deepseek-coder-6.7b", 1, 1), ("deepseek-coder-6.7b", 2, 0),

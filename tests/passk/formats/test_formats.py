@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from passk import formats
 from passk.formats import FORMATS, SUITES, FormatError, Parsed, Problem, read_json_body, read_problems
-from passk.report import report_from_upload
+from passk.writing.report import report_from_upload
 
 
 def humaneval_jsonl(results):

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from passk.__main__ import main
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FORMAT_NAMES, FORMATS, FormatError, read_problems
 from passk.formats import lighteval
 from passk.limits import Budget, Limits, TooLarge

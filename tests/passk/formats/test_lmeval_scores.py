@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FormatError, read_problems
 from where import FIXTURES
 

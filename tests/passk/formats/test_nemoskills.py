@@ -12,11 +12,12 @@ from math import comb
 
 import pytest
 
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FormatError, read_files, read_problems
 from passk.formats.detect import detect_format
 from passk.formats.nemoskills import judgement_of
-from passk.majority import Verbatim, first_k_majority, majority_at_k_exact, voting
+from passk.formats._core import answer_of
+from passk.maths.majority import first_k_majority, majority_at_k_exact
 from where import FIXTURES, REALDATA
 
 NEMO = "nemoskills__NVIDIA_NeMo-Skills__"
@@ -193,22 +194,27 @@ def test_a_run_without_answers_has_no_votes_and_no_majority_table(benchmark):
 def test_an_empty_answer_votes_and_only_null_abstains():
     parsed = seeds_of("empty-answer")
     assert [[answer for answer, _ in p.votes] for p in parsed.problems] == [
-        ["1", "1", Verbatim("")], ["5", "5", None], [Verbatim(""), Verbatim(""), "7"]]
+        ["1", "1", ""], ["5", "5", None], ["", "", "7"]]
     # NeMo-Skills' majority@2 and @3: 66.67 each (dropping "" would give 1 and 1)
     assert first_k(parsed.problems, 2) == first_k(parsed.problems, 3) == Fraction(2, 3)
     assert every_subset(parsed.problems, 2) == Fraction(2, 3)   # 8/9 if "" abstained
 
 
-@pytest.mark.parametrize("answer, vote", [
-    ("", Verbatim("")), (" [invalid] ", Verbatim(" [invalid] ")), (None, None), ("7", "7"), (7, 7)])
-def test_only_a_missing_answer_abstains_in_a_nemo_skills_vote(answer, vote):
-    assert voting(answer) == vote
+@pytest.mark.parametrize("answer, nemo_skills, elsewhere", [
+    ("", "", None), (" [invalid] ", " [invalid] ", None), ("[invalid]", "[invalid]", None), (None, None, None),
+    ("7", "7", "7"), (7, 7, 7), ([1, 2], "[1, 2]", "[1, 2]")])
+def test_only_a_missing_answer_abstains_in_a_nemo_skills_vote(answer, nemo_skills, elsewhere):
+    """NeMo-Skills counts "" and "[invalid]" as answers; the other readers (lm-eval's "[invalid]" is its filters'
+    no-match) read them as no answer, None, the one answer that does not vote."""
+    assert answer_of(answer, blank_votes=True) == nemo_skills
+    assert answer_of(answer) == elsewhere
 
 
 def test_other_readers_keep_their_no_answer_markers():
-    """lm-eval's "[invalid]" (its filters' no-match) and an empty answer still abstain where no reader says else."""
-    assert majority_at_k_exact(["[invalid]", "", "7"], [False, False, True], 2) == Fraction(2, 3)
-    assert majority_at_k_exact([voting("[invalid]"), voting(""), "7"], [False, False, True], 2) == Fraction(1, 3)
+    answers = ["[invalid]", "", "7"]
+    assert majority_at_k_exact([answer_of(a) for a in answers], [False, False, True], 2) == Fraction(2, 3)
+    assert majority_at_k_exact([answer_of(a, blank_votes=True) for a in answers], [False, False, True],
+                               2) == Fraction(1, 3)
 
 
 # NeMo-Skills @ 0b012df8, tests/data/output-rs{0,1,2}.test (50 MATH problems, 3 seeds, with ids): passk's maj@2 over

@@ -33,9 +33,9 @@ from fractions import Fraction
 
 import pytest
 
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FormatError, Problem, read_files, read_problems
-from passk.majority import first_k_majority
+from passk.maths.majority import first_k_majority
 from where import REALDATA
 
 IN_CI = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")

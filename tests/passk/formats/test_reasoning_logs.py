@@ -9,7 +9,7 @@ import json
 import pytest
 
 from passk.__main__ import main
-from passk.benchmark import summarize
+from passk.results.benchmark import summarize
 from passk.formats import FORMAT_NAMES, FORMATS, FormatError, read_files, read_problems
 from passk.formats import nemoskills
 from passk.formats.detect import detect_format

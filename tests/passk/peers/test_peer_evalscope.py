@@ -14,8 +14,8 @@ Sources: modelscope/evalscope @ fde259d2a32ab8a4cdb3af44dc8b18f504f1e277:
   leaves n = 3: passk reads only the attempts a file holds);
 - tests/benchmark/test_wide_search.py: test_official_avg_pass_and_max_at_four.
 
-passk's counterparts: passk.estimator.pass_at_k and pass_hat_k, passk.majority.first_k_majority (ties share the
-credit where evalscope gives it to the first seen), passk.metrics.graded_table (max@k, the expected best of k
+passk's counterparts: passk.maths.estimator.pass_at_k and pass_hat_k, passk.maths.majority.first_k_majority (ties share the
+credit where evalscope gives it to the first seen), passk.results.metrics.graded_table (max@k, the expected best of k
 scores; at k = n the best score) and passk.summarize (a k only when every problem has k samples).
 """
 
@@ -26,9 +26,9 @@ from fractions import Fraction
 import pytest
 
 import passk
-from passk.estimator import pass_at_k, pass_hat_k
-from passk.majority import first_k_majority
-from passk.metrics import graded_table
+from passk.maths.estimator import pass_at_k, pass_hat_k
+from passk.maths.majority import first_k_majority
+from passk.results.metrics import graded_table
 
 
 def test_calculate_pass_at_k_docstring_example():

