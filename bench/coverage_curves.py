@@ -34,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from passk.writing.charts import curve_ks  # noqa: E402
+from passk.results.curves import curve_ks  # noqa: E402
 from passk.results.curves import DRAWS as CURVE_DRAWS, METHOD, two_curves  # noqa: E402
 from passk.maths.estimator import estimate_pass_at_k  # noqa: E402
 from passk.maths.intervals import PairedDifference  # noqa: E402

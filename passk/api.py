@@ -26,7 +26,7 @@ import os
 import re
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from numbers import Integral, Real
 from typing import IO, Any, TypeAlias, cast
 
@@ -47,6 +47,8 @@ from passk.results.ranking import KRanking, distinct_names, rank_runs
 from passk.results.ranking import Ranking as RankingResult
 from passk.writing.report import SOURCE_NAME_LIMIT, SUITED, Report, paired_by_line, suite_ignored
 from passk.writing import notebook
+from passk.writing.answers import per_problem_rows, to_json
+from passk.writing.sentences import crossover_sentences
 
 Readable: TypeAlias = "str | os.PathLike[str] | IO[bytes]"   # a path (.gz and the rest as on the command line)
                                                             # or a binary file
@@ -332,7 +334,7 @@ class Summary:
     @property
     def per_problem(self) -> list[dict[str, Any]]:
         """Each problem's task_id, n, c, status and its pass@k and pass^k by k (keys "1", "10", ...)."""
-        return self._report.summary.per_problem
+        return per_problem_rows(self._report.summary)
 
     @property
     def _report(self) -> Report:
@@ -439,7 +441,7 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         """The POST /api/v1/compare answer for the same two files and ks."""
-        return self._comparison.to_json()
+        return cast(dict[str, Any], to_json(self._comparison))
 
     def to_frame(self, per_problem: bool = False) -> Any:
         """A pandas DataFrame: a row per k; per_problem=True, a row per paired problem with each run's pass@k and
@@ -456,7 +458,7 @@ class Comparison:
     def _repr_markdown_(self) -> str:   # Jupyter's, where HTML is not shown
         return self.to_markdown()
 
-    def curves(self, k: "Ks | None" = None) -> CurveComparison:
+    def curves(self, k: "Ks | None" = None) -> "Curves":
         """Both runs' pass@k over k with A - B's band, simultaneous over every k shown: `passk --runs A B --curve`.
 
         k: the ks of the curves (an int, ints or a text such as "1-128"), each from 1 to the smallest n of a
@@ -466,7 +468,8 @@ class Comparison:
         to_json() the API's "curve".
         """
         names = (f"run {self.names[0]}", f"run {self.names[1]}")
-        return curves_of(self._comparison, None if k is None else _ks(k), names)
+        curve = curves_of(self._comparison, None if k is None else _ks(k), names)
+        return Curves(**{name.name: getattr(curve, name.name) for name in fields(curve)})
 
 
 def compare(a: RunLike, b: RunLike, k: Ks = (1, 10)) -> Comparison:
@@ -503,6 +506,20 @@ def compare(a: RunLike, b: RunLike, k: Ks = (1, 10)) -> Comparison:
                       tuple(result.warnings), names, result)
 
 
+@dataclass
+class Curves(CurveComparison):
+    """Two runs' pass@k over k with A - B's simultaneous band (Comparison.curves), as the API's "curve"."""
+
+    @property
+    def sentences(self) -> list[str]:
+        """What the curves say: the lead at k = 1, the crossing, where A is ahead, behind and undecided."""
+        return crossover_sentences(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The "curve" object of POST /api/v1/compare with curve=1 for the same runs and ks."""
+        return cast(dict[str, Any], to_json(self))
+
+
 @dataclass(frozen=True)
 class Ranking:
     """Several runs ranked at each k, every pair compared (Holm-adjusted p-values) and the runs that cannot be told
@@ -529,7 +546,7 @@ class Ranking:
 
     def to_json(self) -> dict[str, Any]:
         """The POST /api/v1/compare answer for the same runs (sent as "run" fields) and ks."""
-        return {"runs": [dict(run) for run in self.runs], "results": [row.to_json() for row in self.results],
+        return {"runs": [dict(run) for run in self.runs], "results": [to_json(row) for row in self.results],
                 "warnings": list(self.warnings)}
 
     def to_frame(self, per_problem: bool = False) -> Any:
@@ -579,7 +596,7 @@ def rank(runs: Sequence[RunLike], k: Ks = (1, 10), names: Sequence[str | None] |
     unnamed = [label for label, run in zip(labels, given) if _by_position(run)]
     if unnamed:
         result.warnings.append(paired_by_line(unnamed))
-    body = result.to_json([run.format for run in given])
+    body = to_json(result, [run.format for run in given])
     return Ranking(tuple(body["runs"]), tuple(result.results), tuple(result.warnings), result)
 
 

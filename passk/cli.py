@@ -37,6 +37,8 @@ from passk.results.metrics import Beside, Estimate, GPassRow, MajorityRow
 from passk.results.metrics import AverageRow, GradedRow
 from passk.writing.output import JSON, TABLE, WRITTEN, Table, curve_tables, ranking_tables, report_tables, written
 from passk.writing.paper import suites
+from passk.writing.answers import to_json
+from passk.writing.sentences import crossover_sentences
 from passk.results.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
 from passk.results.ranking import ALPHA, Ranking, rank_runs
 from passk.writing.report import Opener, Report, rank_uploads, report_from_files
@@ -639,7 +641,7 @@ def ranking_answer(ranking: Ranking, formats: Sequence[str], args: argparse.Name
                                                           args.price_per_million)
     planned = [] if plans is None else planning_text(plans, args.detect).splitlines()
     if args.output == JSON:
-        body = ranking.to_json(formats)
+        body = to_json(ranking, formats)
         if plans is not None:
             body["planner"] = plans
         return json.dumps(body, indent=2), []
@@ -680,17 +682,17 @@ def curve_answer(ranking: Ranking, ks: Sequence[int], output: str, width: int | 
     comparison.warnings += ranking.warnings
     curve = curves_of(comparison, curve_ks)
     if output == JSON:
-        return json.dumps({**comparison.to_json(), "curve": curve.to_json()}, indent=2), []
+        return json.dumps({**to_json(comparison), "curve": to_json(curve)}, indent=2), []
     if output in WRITTEN:
         return _written(curve_tables(curve, (name_a, name_b)), output), \
-            [f"note: A = {name_a}, B = {name_b}", *(f"note: {sentence}" for sentence in curve.sentences)]
+            [f"note: A = {name_a}, B = {name_b}", *(f"note: {sentence}" for sentence in crossover_sentences(curve))]
     rows = [cells(point, TERMINAL, CURVE_COLUMNS) for point in curve.points]
     level = "" if curve.level is None else f": each k's interval at {100 * curve.level:.2f}%"
     lines = [f"pass@k over k on {plural(curve.problems, 'paired problem')}, k = 1 ... {curve.n:,}: "
              f"A = {name_a}, B = {name_b}",
              *_columns(headings(TERMINAL, CURVE_COLUMNS), rows, 1, width),
              f"the band of A - B holds at all {len(rows):,} ks at once ({METHOD}{level}); A's and B's pointwise 95% "
-             f"intervals are in --json", "", *curve.sentences]
+             f"intervals are in --json", "", *crossover_sentences(curve)]
     return fitted("\n".join(lines), width), []
 
 

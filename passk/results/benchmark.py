@@ -36,9 +36,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from passk.maths.bayes import Bayes, bayes_at_n
-from passk.writing.columns import (COMPARISON_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RESULT_COLUMNS, Column, json_row,
-                           shown_in)
-from passk.writing.columns import BAYES_COLUMNS
 from passk.grammar import agree, plural
 from passk.maths.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, _pass_hat_k_array, distinct_pairs
 from passk.maths.intervals import (PairedDifference, few_paired_note, fixed_interval, fixed_note, population_note, shape,
@@ -113,14 +110,6 @@ class KResult:
     ci95_fixed: tuple[float, float] | None = None   # the 95% interval on these very problems (from se_fixed)
     coverage_note: str | None = None    # where the 95% interval is known not to cover 93-97% of the time
 
-    def to_json(self) -> dict[str, Any]:
-        """This row in the API's answer: passk.writing.columns.RESULT_COLUMNS' JSON keys, in their order."""
-        return json_row(self, RESULT_COLUMNS)
-
-    def columns(self, output: str) -> tuple[Column, ...]:
-        """The columns the output shows (passk.writing.columns), for the templates, which reach them through a row."""
-        return shown_in(output, RESULT_COLUMNS)
-
     @property
     def defined(self) -> bool:
         """False where some problem has fewer than k samples (reason says which)."""
@@ -167,42 +156,6 @@ class Summary:
         """'6 broken (c = 0) · 28 flaky · 6 solid (c = n)', the parts joined by separator."""
         return separator.join([f"{self.broken:,} broken (c = 0)", f"{self.flaky:,} flaky",
                                f"{self.solid:,} solid (c = n)"])
-
-    @cached_property
-    def per_problem(self) -> list[Row]:
-        """[{"task_id", "n", "c", "status", "pass_at_k": {"1": value or None, ...}, "pass_hat_k": {...}}]."""
-        return self.per_problem_rows()
-
-    def per_problem_rows(self, stop: int | None = None, start: int = 0) -> list[Row]:
-        """Rows start to stop of per_problem (to the end when stop is None), without building the rest.
-
-        Each row holds passk.writing.columns' PROBLEM_COLUMNS, then a {k: value} object per PER_K_COLUMNS column.
-        """
-        shown = self.problems[start:stop]
-        names = [column.name for column in (*PROBLEM_COLUMNS, *PER_K_COLUMNS)]
-        by_k = [_row_dicts({str(k): _floats_or_none(values[start:start + len(shown)])
-                            for k, values in column.value(self).items()}, len(shown))
-                for column in PER_K_COLUMNS]
-        return [dict(zip(names, (*_problem_cells(problem), *values))) for problem, *values in zip(shown, *by_k)]
-
-    def to_json(self, format_name: str, per_problem: bool = True) -> dict[str, Any]:
-        """The POST /api/v1/benchmark response; per_problem=False leaves its list empty (to stream it)."""
-        return {"problems": len(self.problems), "format": format_name,
-                "results": [row.to_json() for row in self.results],
-                "per_problem": self.per_problem if per_problem else [], "warnings": list(self.warnings),
-                "samples": self.samples, "min_n": self.min_n, "max_n": self.max_n,
-                "status": {"broken": self.broken, "flaky": self.flaky, "solid": self.solid},
-                "retries": self.retries,
-                **({"majority": self.majority.to_json()} if self.majority else {}),
-                **({"g_pass": self.g_pass.to_json()} if self.g_pass else {}),
-                **({"graded": self.graded.to_json()} if self.graded else {}),
-                **({"avg_at_k": self.averages.to_json()} if self.averages else {}),
-                **({"bayes": json_row(self.bayes, BAYES_COLUMNS)} if self.bayes else {})}
-
-
-def _problem_cells(problem: ProblemCounts) -> tuple[str, int, int, str]:
-    """A problem's values of passk.writing.columns.PROBLEM_COLUMNS: its task id, n, c and status."""
-    return problem.task_id, problem.n, problem.c, status(problem.n, problem.c)
 
 
 def status(n: int, c: int) -> str:
@@ -627,7 +580,7 @@ def _which(indices: Positions, problems: Sequence[ProblemCounts]) -> str:
     return f" ({names} and {rest:,} more)" if rest > 0 else f" ({names})"
 
 
-def _row_dicts(columns: dict[str, list[float | None]], count: int) -> list[dict[str, float | None]]:
+def row_dicts(columns: dict[str, list[float | None]], count: int) -> list[dict[str, float | None]]:
     """{key: column[i]} for each of the count rows of columns ({key: list}), built by zip (a third of the time)."""
     if not columns:
         return [{} for _ in range(count)]
@@ -635,7 +588,7 @@ def _row_dicts(columns: dict[str, list[float | None]], count: int) -> list[dict[
     return [dict(zip(keys, row)) for row in zip(*columns.values())]
 
 
-def _floats_or_none(values: Floats) -> list[float | None]:
+def floats_or_none(values: Floats) -> list[float | None]:
     """A float array as a list of floats, with None for nan."""
     floats: list[float | None] = values.tolist()
     if not np.isnan(values).any():
@@ -661,10 +614,6 @@ class KComparison:
     test: str | None = None   # how the p-value and interval were found: "mover" (the trinomial interval of
                               # passk.maths.intervals, and the p-value it inverts to)
 
-    def to_json(self) -> dict[str, Any]:
-        """This k in the POST /api/v1/compare answer: passk.writing.columns.COMPARISON_COLUMNS' JSON keys, in order."""
-        return json_row(self, COMPARISON_COLUMNS)
-
 
 @dataclass
 class Comparison:
@@ -681,18 +630,13 @@ class Comparison:
     @cached_property
     def per_problem(self) -> list[PairedProblemRow]:
         """[{"task_id", "a": {k: value}, "b": {k: value}, "difference": {k: a - b}}], None where undefined."""
-        columns = {k: (_floats_or_none(a), _floats_or_none(b), _floats_or_none(a - b))
+        columns = {k: (floats_or_none(a), floats_or_none(b), floats_or_none(a - b))
                    for k, (a, b) in self.per_problem_pass_at_k.items()}
         return [{"task_id": task_id,
                  "a": {k: column[0][i] for k, column in columns.items()},
                  "b": {k: column[1][i] for k, column in columns.items()},
                  "difference": {k: column[2][i] for k, column in columns.items()}}
                 for i, task_id in enumerate(self.task_ids)]
-
-    def to_json(self) -> dict[str, Any]:
-        """The POST /api/v1/compare response."""
-        return {"paired": self.paired, "only_in_a": list(self.only_in_a), "only_in_b": list(self.only_in_b),
-                "results": [row.to_json() for row in self.results], "warnings": list(self.warnings)}
 
 
 def compare(problems_a: Iterable[ProblemCounts], problems_b: Iterable[ProblemCounts],

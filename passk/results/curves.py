@@ -36,18 +36,17 @@ confidence, by construction: no further test or multiplicity correction is made.
 import math
 from fractions import Fraction
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
 from passk.results.benchmark import Comparison, ProblemCounts, compare
-from passk.writing.charts import curve_ks
-from passk.writing.display import points
 from passk.maths.estimator import Floats, Ints, _pass_at_k_array, checked_pairs, stirling_work
 from passk.maths.means import exact_total
 from passk.maths.intervals import CONFIDENCE, PairedDifference, population_interval
 from passk.maths.stats import t_two_sided_p
+from passk.limits import TooLarge, exact_work_left, too_much_exact_work
 
 METHOD = "sup-t"
 DRAWS = 20_000     # draws of the multivariate t whose max |T| gives the critical value
@@ -89,10 +88,6 @@ class CurvePoint:
         """A's standing at k by the band: "ahead", "behind" or "undecided"."""
         return STANDINGS[self.ahead]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"k": self.k, "a": self.a, "a_ci95": _listed(self.a_ci95), "b": self.b, "b_ci95": _listed(self.b_ci95),
-                "difference": self.difference, "band": _listed(self.band), "standing": self.standing,
-                "may_first_lose": self.may_first_lose}
 
 
 STANDINGS = {"A": "ahead", "B": "behind", None: "undecided"}   # CurvePoint.ahead -> A's standing
@@ -112,9 +107,6 @@ class Crossing:
     low: int | None
     high: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"k": self.k, "ahead_before": self.before, "between": [self.after, self.at],
-                "interval": [self.low, self.high]}
 
 
 @dataclass
@@ -130,7 +122,6 @@ class CurveComparison:
     lead_lost_at: int | None     # the smallest k shown where that lead is no longer significant
     crossing: Crossing | None
     names: tuple[str, str] = ("run A", "run B")
-    sentences: list[str] = field(default_factory=list)
 
     @property
     def ks(self) -> list[int]:
@@ -179,19 +170,6 @@ class CurveComparison:
             return None
         return all(point.band is not None and point.band[1] >= 0 for point in self.points)
 
-    def to_json(self) -> dict[str, Any]:
-        """The "curve" object of POST /api/v1/compare with curve=1, and of passk --runs A B --curve --json."""
-        first_loss = self.first_loss
-        return {"method": METHOD, "confidence": CONFIDENCE, "per_k_level": self.level, "critical_t": self.critical_t,
-                "draws": DRAWS, "seed": SEED, "problems": self.problems, "n": self.n,
-                "points": [point.to_json() for point in self.points], "leader_at_1": self.leader,
-                "lead_lost_at": self.lead_lost_at,
-                "crossing": self.crossing.to_json() if self.crossing else None,
-                "ahead": _listed_ranges(self.region("A")), "behind": _listed_ranges(self.region("B")),
-                "undecided": _listed_ranges(self.region(None)),
-                "first_loss": None if first_loss is None else {"ks": _listed_ranges(first_loss),
-                                                               "never": self.may_never_lose},
-                "sentences": list(self.sentences)}
 
 
 def k_ranges(points: Sequence[CurvePoint], chosen: Sequence[bool]) -> list[KRange]:
@@ -209,14 +187,6 @@ def ranges_text(ranges: Sequence[KRange]) -> str:
     """'1-37, 40 and 65-128': runs of ks written compactly."""
     texts = [f"{first:,}" if first == last else f"{first:,}-{last:,}" for first, last in ranges]
     return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
-
-
-def _listed_ranges(ranges: Sequence[KRange]) -> list[list[int]]:
-    return [[first, last] for first, last in ranges]
-
-
-def _listed(interval: Interval | None) -> list[float] | None:
-    return None if interval is None else list(interval)
 
 
 def compare_curves(problems_a: Iterable[ProblemCounts], problems_b: Iterable[ProblemCounts],
@@ -261,9 +231,7 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
     leader = curve_points[0].ahead
     lost = next((point.k for point in curve_points if point.ahead != leader), None) if leader else None
     crossing = _crossing(curve_points, runs)
-    result = CurveComparison(count, n, curve_points, level, critical, leader, lost, crossing, names)
-    result.sentences = crossover_sentences(result)
-    return result
+    return CurveComparison(count, n, curve_points, level, critical, leader, lost, crossing, names)
 
 
 def _outside(ks: list[int], n: int) -> str:
@@ -370,20 +338,20 @@ def _band(differences: Floats, mean: float, level: float) -> Interval:
     return paired.interval(level)
 
 
-def _sign(value: float) -> int:
+def sign_of(value: float) -> int:
     return (value > 0) - (value < 0)
 
 
 def _crossing(curve: list[CurvePoint], runs: tuple["_RunValues", "_RunValues"]) -> Crossing | None:
     """Where A - B first takes the sign opposite to its first non-zero one (None if it never does)."""
-    signs = [_sign(point.difference) for point in curve]
+    signs = [sign_of(point.difference) for point in curve]
     first = next((sign for sign in signs if sign), 0)
     at = next((index for index, sign in enumerate(signs) if sign == -first), None) if first else None
     if at is None:
         return None
     after = at - 1   # the k before has d of the first sign or 0; the first whole k that turns lies between
     turned = _first_turned(curve[after], curve[at],
-                           lambda k: _sign(_mean(runs[0].at(k) - runs[1].at(k))) == -first)
+                           lambda k: sign_of(_mean(runs[0].at(k) - runs[1].at(k))) == -first)
     side, other = ("A", "B") if first > 0 else ("B", "A")
     low = next((point.k for point in reversed(curve[:at]) if point.ahead == side), None)
     high = next((point.k for point in curve[at:] if point.ahead == other), None)
@@ -411,83 +379,40 @@ def _first_turned(before: CurvePoint, at: CurvePoint, turned: Callable[[int], bo
     return high
 
 
-def crossover_sentences(result: CurveComparison) -> list[str]:
-    """What the curves say, in sentences: the lead at k = 1 and where it stops being significant, and whether
-    and where the curves cross."""
-    names = {"A": result.names[0], "B": result.names[1]}
-    first, last = result.points[0], result.points[-1]
-    if first.band is None:
-        lead = "With one paired problem there is no band, so no lead is significant."
-    elif result.leader is None:
-        lead = (f"Neither run is significantly ahead at k = 1: A − B is {_points(first.difference)} and its "
-                f"simultaneous 95% band ({_band_text(first.band)}) holds 0.")
+# ---------------------------------------------------------------------------
+# The ks a curve over k is computed at, within the request's exact work
+
+K_CURVE_POINTS = 60     # ks computed for the benchmark's curve over k: each costs a pass over the distinct (n, c)
+K_CURVE_FEWEST = 15     # ... fewer for large benchmarks, so the curve costs at most about 1.5M problem-ks
+K_CURVE_CELLS = 1_500_000   # (0.5 s of CPU at the 100,000-problem limit, against 2 s with 60 points)
+FEWEST_DRAWN = 5        # a curve the request's exact_work affords fewer ks of is not drawn
+
+
+def curve_points(problems: int, work_a_k: float = 0.0) -> int:
+    """How many ks the curve over k computes for a benchmark of `problems` problems, each k costing work_a_k
+    estimated microseconds of correct rounding (estimator.stirling_work): no more than the request's exact_work
+    left affords (passk.limits), which may be fewer than K_CURVE_FEWEST, or none."""
+    points = max(K_CURVE_FEWEST, min(K_CURVE_POINTS, K_CURVE_CELLS // max(problems, 1)))
+    left = exact_work_left()
+    if work_a_k > 0 and left is not None:
+        points = min(points, int(left // work_a_k))
+    return points
+
+
+def ks_to_draw(n: int, chosen: Iterable[int], points: int = K_CURVE_POINTS) -> Ints:
+    """Every k up to n when n is small, else `points` log-spaced ones; with the chosen ks up to n."""
+    if n <= points:
+        ks = np.arange(1, n + 1)
     else:
-        lead = (f"{_capital(names[result.leader])} is ahead at k = 1 by "
-                f"{_points(abs(first.difference), signed=False)} (A − B's simultaneous 95% band "
-                f"{_band_text(first.band)}); ")
-        lost = next((point for point in result.points if point.k == result.lead_lost_at), None)
-        shown = "" if len(result.points) == last.k else " of the ks shown"
-        lead += (f"its lead is no longer significant from k = {lost.k:,}{shown} (band {_band_text(lost.band)})."
-                 if lost and lost.band else f"its lead stays significant at every k shown, up to k = {last.k:,}.")
-    return [lead, _crossing_sentence(result, names), *standing_sentences(result)]
+        ks = np.unique((float(n) ** (np.arange(points) / (points - 1))).round().astype(np.int64))
+    return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
 
 
-def standing_sentences(result: CurveComparison) -> list[str]:
-    """Where A is significantly ahead, behind and undecided, and the 95% confidence set for the first k where A
-    loses (none without a band)."""
-    if result.points[0].band is None:
-        return []
-    name_a, name_b = result.names
-    last = result.points[-1].k
-    shown = "" if result.every_k else f" (of the {len(result.points)} ks shown)"
-    parts = [f"{standing} at {'k = ' if index == 0 else ''}{ks}"
-             for index, (standing, _, ks) in enumerate(result.standing_regions())]
-    standing = f"By the simultaneous 95% band, {name_a} against {name_b}: {', '.join(parts)}{shown}."
-    first_loss, never = result.first_loss or [], result.may_never_lose
-    if not first_loss:
-        loss = (f"{_capital(name_a)} never loses to {name_b} up to k = {last:,}{shown}, with 95% confidence: the "
-                f"band's low end is 0 or above at every k.")
-    elif never:
-        loss = (f"If {name_a} loses to {name_b} at all up to k = {last:,}, the first k where it does is in "
-                f"{ranges_text(first_loss)}{shown}, with 95% confidence; it may also never lose.")
-    else:
-        loss = (f"{_capital(name_a)} first loses to {name_b} (A − B below 0) at some k in {ranges_text(first_loss)}"
-                f"{shown}, with 95% confidence.")
-    return [standing, loss]
-
-
-def _crossing_sentence(result: CurveComparison, names: dict[str, str]) -> str:
-    """Whether and where the curves cross, with the crossing's interval from the band."""
-    crossing, last = result.crossing, result.points[-1]
-    everywhere = "every k" if len(result.points) == last.k else f"each of the {len(result.points)} ks shown"
-    if crossing is None:
-        signs = {_sign(point.difference) for point in result.points} - {0}
-        if not signs:
-            return f"The curves do not cross: A − B is 0 at {everywhere} from 1 to {last.k:,}."
-        above = "above" if signs == {1} else "below"
-        return (f"The curves do not cross within k = 1 … {last.k:,}: run A's curve stays {above} run B's "
-                f"(or level with it) at {everywhere}.")
-    before, after = crossing.before, "B" if crossing.before == "A" else "A"
-    sentence = (f"The curves cross at k = {crossing.k:,}: there A − B turns "
-                f"{'negative' if after == 'B' else 'positive'}, and {names[after]} is ahead. ")
-    if crossing.high is None:
-        since = (f"after k = {crossing.low:,}, the last k where {names[before]} is significantly ahead"
-                 if crossing.low else "anywhere from k = 1")
-        return sentence + (f"With 95% simultaneous confidence it lies {since}; {names[after]} is never "
-                           f"significantly ahead up to k = {last.k:,}, so the curves may not cross at all.")
-    since = (f"k = {crossing.low:,}, the last k where {names[before]} is significantly ahead," if crossing.low
-             else f"k = 1 ({names[before]} is never significantly ahead before it)")
-    return sentence + (f"With 95% simultaneous confidence the crossing lies between {since} and "
-                       f"k = {crossing.high:,}, the first where {names[after]} is.")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _points(value: float, signed: bool = True) -> str:
-    return points(value, signed, unit="points")
-
-
-def _band_text(band: Interval) -> str:
-    return f"{_points(band[0])} to {_points(band[1])}"
+def curve_ks(n: int, values: int, work_a_k: float = 0.0) -> Ints:
+    """The ks a curve over k up to n is computed at, for `values` per-problem values at each k (problems times
+    runs) costing work_a_k (as curve_points takes it): every k when n is small, else log-spaced ones as the
+    benchmark page's, always with 1 and n; TooLarge when the request's exact_work affords fewer than FEWEST_DRAWN."""
+    points = curve_points(values, work_a_k)
+    if points < FEWEST_DRAWN:
+        raise TooLarge(too_much_exact_work())
+    return ks_to_draw(n, (), points)

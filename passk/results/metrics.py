@@ -18,8 +18,6 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from passk.writing.columns import G_PASS_COLUMNS, MAJORITY_COLUMNS, Column, json_row, shown_in
-from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.grammar import plural
 from passk.maths.estimator import Floats, Ints, distinct_pairs
 from passk.formats._core import Vote
@@ -49,17 +47,8 @@ class Estimate:
 
 
 class _Row:
-    """A row beside pass@k's at one k: its JSON (the columns' keys) and the columns a table shows."""
-    COLUMNS: tuple[Column, ...]
+    """A row beside pass@k's at one k (its columns: passk.writing.answers.ROW_COLUMNS)."""
     reason: str | None
-
-    def to_json(self) -> dict[str, Any]:
-        """This row in the API's answer: its COLUMNS' JSON keys, in their order."""
-        return json_row(self, self.COLUMNS)
-
-    def columns(self, output: str) -> tuple[Column, ...]:
-        """The columns the output shows (passk.writing.columns), for the templates, which reach them through a row."""
-        return shown_in(output, self.COLUMNS)
 
     @property
     def defined(self) -> bool:
@@ -82,7 +71,6 @@ class MajorityRow(_Row):
     estimate: Estimate | None    # None where some problem has fewer than k samples
     first_k: float | None
     reason: str | None = None
-    COLUMNS = MAJORITY_COLUMNS
 
     @property
     def main(self) -> Estimate | None:
@@ -106,12 +94,6 @@ class Majority:
     voting_buys: VotingBuys
     judged_both_ways: list[str] = field(default_factory=list)   # problems where one answer is judged both ways
 
-    def to_json(self) -> dict[str, Any]:
-        """The "majority" object of the benchmark answer."""
-        return {"tie": self.tie, "results": [row.to_json() for row in self.results],
-                "maj_at_n": self.at_n.value, "maj_at_n_se": self.at_n.se,
-                "maj_at_n_ci95": None if self.at_n.ci95 is None else list(self.at_n.ci95),
-                "voting_buys": self.voting_buys, "judged_both_ways": self.judged_both_ways}
 
 
 @dataclass
@@ -121,7 +103,6 @@ class GPassRow(_Row):
     g_pass: Estimate | None
     mg_pass: Estimate | None
     reason: str | None = None
-    COLUMNS = G_PASS_COLUMNS
 
     @property
     def main(self) -> Estimate | None:
@@ -134,9 +115,6 @@ class GPass:
     tau: float
     results: list[GPassRow]
 
-    def to_json(self) -> dict[str, Any]:
-        """The "g_pass" object of the benchmark answer."""
-        return {"tau": self.tau, "results": [row.to_json() for row in self.results]}
 
 
 def estimate(values: Floats, weights: Ints | None = None, exact: Fraction | None = None) -> Estimate:
@@ -279,7 +257,6 @@ class GradedRow(_Row):
     estimate: Estimate | None    # None where some problem has fewer than k samples
     first_k: float | None
     reason: str | None = None
-    COLUMNS = GRADED_COLUMNS
 
     @property
     def main(self) -> Estimate | None:
@@ -292,12 +269,6 @@ class Graded:
     mean: Estimate
     results: list[GradedRow]
 
-    def to_json(self) -> dict[str, Any]:
-        """The "graded" object of the benchmark answer."""
-        return {"mean_score": self.mean.value, "mean_score_se": self.mean.se,
-                "mean_score_ci95": None if self.mean.ci95 is None else list(self.mean.ci95),
-                "mean_score_coverage_note": self.mean.coverage_note,
-                "results": [row.to_json() for row in self.results]}
 
 
 @dataclass
@@ -310,7 +281,6 @@ class AverageRow(_Row):
     seeds_se: float | None = None
     within_sd: float | None = None
     reason: str | None = None
-    COLUMNS = AVERAGE_COLUMNS
 
     @property
     def main(self) -> Estimate | None:
@@ -324,9 +294,6 @@ class Averages:
     seeds: int | None
     results: list[AverageRow]
 
-    def to_json(self) -> dict[str, Any]:
-        """The "avg_at_k" object of the benchmark answer."""
-        return {"seeds": self.seeds, "results": [row.to_json() for row in self.results]}
 
 
 def graded(scores: Sequence[Sequence[float]]) -> bool:

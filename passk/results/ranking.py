@@ -35,7 +35,6 @@ import numpy as np
 
 from passk.results.benchmark import (PairedRun, Positions, ProblemCounts, Summary, _checked_ks, paired_results,
                              summarize)
-from passk.writing.columns import PAIR_COLUMNS, RANK_COLUMNS, json_row
 from passk.grammar import plural
 from passk.maths.estimator import DEFAULT_KS
 from passk.limits import (LIMITS, LimitError, check_listed_ids, check_ranking, check_sample_counts,
@@ -55,9 +54,6 @@ class RunRank:
     reason: str | None
     place: int | None = None   # 1 for the best; None when pass@k is undefined
 
-    def to_json(self) -> dict[str, Any]:
-        """This run's row in the API's answer: passk.writing.columns.RANK_COLUMNS' JSON keys, in their order."""
-        return json_row(self, RANK_COLUMNS)
 
 
 @dataclass
@@ -76,9 +72,6 @@ class PairResult:
     only_in_a: list[str]
     only_in_b: list[str]
 
-    def to_json(self) -> dict[str, Any]:
-        """This pair's row in the API's answer: passk.writing.columns.PAIR_COLUMNS' JSON keys, in their order."""
-        return json_row(self, PAIR_COLUMNS)
 
 
 @dataclass
@@ -88,9 +81,6 @@ class KRanking:
     ranking: list[RunRank]
     pairs: list[PairResult]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"k": self.k, "ranking": [row.to_json() for row in self.ranking],
-                "pairs": [pair.to_json() for pair in self.pairs]}
 
 
 @dataclass
@@ -101,12 +91,6 @@ class Ranking:
     results: list[KRanking]
     warnings: list[str] = field(default_factory=list)
 
-    def to_json(self, formats: Sequence[str | None] | None = None) -> dict[str, Any]:
-        """The POST /api/v1/compare answer for runs sent as "run" fields."""
-        formats = formats or [None] * len(self.names)
-        runs = [{"name": name, "problems": len(self.summaries[name].problems), "format": fmt}
-                for name, fmt in zip(self.names, formats)]
-        return {"runs": runs, "results": [row.to_json() for row in self.results], "warnings": list(self.warnings)}
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:

@@ -9,6 +9,7 @@ from passk.formats import FormatError
 from passk.limits import LIMITS, TooLarge, check_curve_cells
 from passk.results.planner import comparison_plan, top_pair_plan
 from passk.writing.report import Report
+from passk.writing.answers import to_json
 from passk.web.addresses import query_args
 from passk.web.forms import benchmark_form, compare_form
 from passk.web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
@@ -81,7 +82,7 @@ def compare() -> ResponseReturnValue:
         ranked = leaderboard_from_request(form, files)   # one file of several models, sent alone: its models
         if ranked or "run" in files:   # several runs, each its own file, or those models: ranked (passk.results.ranking)
             ranking, formats = ranked or ranking_from_request(form, files, request.form.getlist("name"))
-            body = ranking.to_json(formats)
+            body = to_json(ranking, formats)
             if curve:   # the curves compare two runs, sent as "a" and "b"
                 body["warnings"].append(RANKING_CURVE)
             if planning is not None:   # the top two runs at each k, as `passk --runs --detect` gives it
@@ -90,12 +91,12 @@ def compare() -> ResponseReturnValue:
         comparison, _ = comparison_from_request(form, files, (None, "a"), (None, "b"), API_NO_RUN)
     except INPUT_ERRORS as error:
         return jsonify(error=api_sentence(error)), error_status(error)
-    body = comparison.to_json()
+    body = to_json(comparison)
     if planning is not None:
         body["planner"] = comparison_plan(comparison, **planning, work=LIMITS.plan_work)
     if curve:
         try:
-            body["curve"] = chosen_curves(comparison, curve_ks).to_json()
+            body["curve"] = to_json(chosen_curves(comparison, curve_ks))
         except TooLarge as error:
             return jsonify(error=str(error)), 413
         except ValueError as error:   # a k of curve_k past the smallest n

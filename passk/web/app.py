@@ -13,7 +13,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from passk import grammar, limits
 
-from passk.writing import display, paper
+from passk.writing import answers, display, paper, sentences
 from passk.limits import LIMITS
 from passk.web import hooks
 from passk.web import endless
@@ -31,6 +31,7 @@ TEMPLATE_FILTERS = {
     **{name: display.page_filter(getattr(display, name))
        for name in ("percent", "pass_percent", "fraction", "p_value", "scientific", "points")},
     "size": limits.size,
+    "columns_shown": answers.columns_shown, "crossover_sentences": sentences.crossover_sentences,
     **{name: getattr(paper, name) for name in ("calculation_rows", "interval_rows", "markdown_rows", "latex_rows")},
 }
 

@@ -20,6 +20,7 @@ from passk.results.planner import comparison_plan, top_pair_plan
 from passk.results.ranking import ALPHA, Ranking
 from passk.writing.report import Report, json_chunks, per_problem_csv_chunks, report_from_share
 from passk.writing.steps import worked_steps
+from passk.writing.answers import per_problem_rows
 from passk.web.addresses import canonical_address, public_url, query_args
 from passk.web.api import chosen_curves
 from passk.web.caching import STATIC_MAX_AGE
@@ -306,7 +307,7 @@ def benchmark_page(form: BenchmarkForm, report: Report | None = None,
         carried=_carried_fields(form, report), plans=report and report.planner(),
         histogram=report and histogram_chart([p.c / p.n for p in report.summary.problems]),
         k_curve=report and k_curve_chart(report.summary),
-        table_ks=table_ks, rows=report and per_problem_cells(report.summary.per_problem_rows(LIMITS.rows_shown),
+        table_ks=table_ks, rows=report and per_problem_cells(per_problem_rows(report.summary, LIMITS.rows_shown),
                                                              table_ks),
         share_url=share_url, packed=report and report.packed[report.suite or ""],
         rows_shown=LIMITS.rows_shown, share_limit=LIMITS.share_link_chars,

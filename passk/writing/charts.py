@@ -23,11 +23,11 @@ from passk.writing.display import axis_ticks, percent
 from passk.grammar import agree, plural
 from passk.writing.display import points as points_text
 from passk.maths.estimator import Floats, Ints
-from passk.limits import TooLarge, exact_work_left, too_much_exact_work
+from passk.limits import TooLarge
+from passk.results.curves import FEWEST_DRAWN, CurveComparison, curve_points, ks_to_draw
 
-if TYPE_CHECKING:   # for their types only: the charts need none of these modules at run time
+if TYPE_CHECKING:   # for their types only: the charts need neither module at run time
     from passk.results.calculator import Calculation
-    from passk.results.curves import CurveComparison
     from passk.results.ranking import RunRank
 
 WIDTH, HEIGHT = 640, 300
@@ -343,42 +343,6 @@ class KCurveChart:
         return [*self.y_ticks, *self.x_ticks, self.axis_label]
 
 
-K_CURVE_POINTS = 60     # ks computed for the benchmark's curve over k: each costs a pass over the distinct (n, c)
-K_CURVE_FEWEST = 15     # ... fewer for large benchmarks, so the curve costs at most about 1.5M problem-ks
-K_CURVE_CELLS = 1_500_000   # (0.5 s of CPU at the 100,000-problem limit, against 2 s with 60 points)
-FEWEST_DRAWN = 5        # a curve the request's exact_work affords fewer ks of is not drawn
-
-
-def curve_points(problems: int, work_a_k: float = 0.0) -> int:
-    """How many ks the curve over k computes for a benchmark of `problems` problems, each k costing work_a_k
-    estimated microseconds of correct rounding (estimator.stirling_work): no more than the request's exact_work
-    left affords (passk.limits), which may be fewer than K_CURVE_FEWEST, or none."""
-    points = max(K_CURVE_FEWEST, min(K_CURVE_POINTS, K_CURVE_CELLS // max(problems, 1)))
-    left = exact_work_left()
-    if work_a_k > 0 and left is not None:
-        points = min(points, int(left // work_a_k))
-    return points
-
-
-def _benchmark_ks_to_draw(n: int, chosen: Iterable[int], points: int = K_CURVE_POINTS) -> Ints:
-    """Every k up to n when n is small, else `points` log-spaced ones; with the chosen ks up to n."""
-    if n <= points:
-        ks = np.arange(1, n + 1)
-    else:
-        ks = np.unique((float(n) ** (np.arange(points) / (points - 1))).round().astype(np.int64))
-    return np.union1d(ks, [k for k in chosen if k <= n]).astype(np.int64)
-
-
-def curve_ks(n: int, values: int, work_a_k: float = 0.0) -> Ints:
-    """The ks a curve over k up to n is computed at, for `values` per-problem values at each k (problems times
-    runs) costing work_a_k (as curve_points takes it): every k when n is small, else log-spaced ones as the
-    benchmark page's, always with 1 and n; TooLarge when the request's exact_work affords fewer than FEWEST_DRAWN."""
-    points = curve_points(values, work_a_k)
-    if points < FEWEST_DRAWN:
-        raise TooLarge(too_much_exact_work())
-    return _benchmark_ks_to_draw(n, (), points)
-
-
 def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
     """pass@k (blue) and pass^k (orange, dashed) for k = 1..min n with 95% bands; None when min n is 1."""
     n = summary.min_n
@@ -389,7 +353,7 @@ def k_curve_chart(summary: benchmark.Summary) -> KCurveChart | None:
     affordable = curve_points(len(summary.problems), estimator.stirling_work(samples, correct, hat=True))
     if affordable < FEWEST_DRAWN:   # the request's exact_work is spent: no curve rather than no page
         return None
-    ks = _benchmark_ks_to_draw(n, summary.ks, affordable)
+    ks = ks_to_draw(n, summary.ks, affordable)
     try:
         curve = benchmark.curve_over_k(summary.problems, ks.tolist())
     except TooLarge:   # the chosen ks drawn too passed it
@@ -822,7 +786,7 @@ FIRST_LOSS_HEIGHT = 8   # the strip along the top of the plot that marks the con
 REGION_WORDS = {"ahead": "A significantly ahead", "behind": "A significantly behind", "undecided": "undecided"}
 
 
-def _regions(curve: "CurveComparison", xs: Floats, plot: Plot) -> tuple[list[Bar], list[tuple[str, str]]]:
+def _regions(curve: CurveComparison, xs: Floats, plot: Plot) -> tuple[list[Bar], list[tuple[str, str]]]:
     """The stretches of the plot where A is significantly ahead or behind (shaded; undecided left clear), and the
     strip along its top over the ks where A may first lose, each from half-way to the k shown before it to half-way
     to the k after; with the legend's (css, text) of each kind."""
@@ -870,7 +834,7 @@ def _over_k_frame(n: int, y_texts: Sequence[str]) -> tuple[Plot, Callable[[Array
     return (left, top, right, bottom), x_of, log_x
 
 
-def runs_curve_chart(curve: "CurveComparison") -> OverKChart | None:
+def runs_curve_chart(curve: CurveComparison) -> OverKChart | None:
     """Run A's (blue) and run B's (orange, dashed) pass@k for k = 1..n, each in its pointwise 95% band;
     None when n is 1."""
     if curve.n < 2:
@@ -916,7 +880,7 @@ def difference_axis(values: Sequence[float]) -> tuple[float, float, float]:
     return -1.0, 1.0, 0.5
 
 
-def difference_curve_chart(curve: "CurveComparison") -> OverKChart | None:
+def difference_curve_chart(curve: CurveComparison) -> OverKChart | None:
     """A − B for k = 1..n in its simultaneous 95% band, around a zero line, with the crossing marked;
     None when n is 1."""
     if curve.n < 2:

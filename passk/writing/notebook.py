@@ -15,6 +15,7 @@ from passk.results.benchmark import Comparison, KResult, Summary
 from passk.writing.charts import Histogram, IntervalChart, KCurveChart, DifferenceChart, Label, difference_chart, \
     histogram_chart, interval_chart, k_curve_chart
 from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
+from passk.writing.answers import per_problem_rows
 from passk.writing.columns import (COMPARISON_COLUMNS, G_PASS_COLUMNS, HTML, JSON, MAJORITY_COLUMNS, PAIR_COLUMNS,
                            PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column, shown_in)
 from passk.grammar import plural
@@ -92,7 +93,7 @@ def summary_frame(summary: Summary, per_problem: bool) -> Any:
     return pandas.DataFrame(
         [{**{name: row[name] for name in fixed},
           **{at_k(column.name, k): row[column.name][str(k)] for column in PER_K_COLUMNS for k in summary.ks}}
-         for row in summary.per_problem])
+         for row in per_problem_rows(summary)])
 
 
 def comparison_frame(comparison: Comparison, per_problem: bool) -> Any:

@@ -30,6 +30,7 @@ from passk.results.metrics import Beside
 from passk.results.ranking import Ranking, distinct_names, listed_id_bytes, rank_runs
 from passk.results.planner import KPlan, plan
 from passk.writing.sharing import decode_counts, encode_counts
+from passk.writing.answers import per_problem_rows, to_json
 
 ROWS_PER_CHUNK = 2000     # per-problem rows built and sent at a time by a streamed download
 SOURCE_NAME_LIMIT = 120   # characters of a file's name kept to say where the results came from
@@ -77,7 +78,7 @@ class Report:
 
     def to_json(self, per_problem: bool = True) -> dict[str, Any]:
         """The POST /api/v1/benchmark answer; EvalPlus answers also say which suite."""
-        body = self.summary.to_json(self.format, per_problem)
+        body: dict[str, Any] = to_json(self.summary, self.format, per_problem)
         if self.source:
             body["source"] = self.source
         if self.combined:
@@ -334,7 +335,7 @@ def per_problem_csv_chunks(summary: Summary, rows: int = ROWS_PER_CHUNK) -> Iter
     fixed = [(column.name, column.format) for column in problem_columns]
     per_k = [(column.name, str(k), column.format) for column in per_k_columns for k in summary.ks]
     for start in range(0, len(summary.problems), rows):
-        for row in summary.per_problem_rows(stop=start + rows, start=start):
+        for row in per_problem_rows(summary, stop=start + rows, start=start):
             writer.writerow([write(row[name], notation) for name, write in fixed] +
                             [write(row[name][k], notation) for name, k, write in per_k])
         yield out.getvalue()
@@ -353,7 +354,7 @@ def json_chunks(report: Report, rows: int = ROWS_PER_CHUNK) -> Iterator[str]:
         yield "["
         for start in range(0, len(report.summary.problems), rows):
             yield ("" if start == 0 else ", ") + ", ".join(
-                map(json.dumps, report.summary.per_problem_rows(stop=start + rows, start=start)))
+                map(json.dumps, per_problem_rows(report.summary, stop=start + rows, start=start)))
         yield "]"
     yield "}"
 

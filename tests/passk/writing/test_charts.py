@@ -5,6 +5,7 @@ import re
 import numpy as np
 import pytest
 
+from passk.results import curves
 from passk.results.calculator import calculate
 from passk.writing.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDE_COUNT_FONT,
                           WIDTH, Label, _path, curve_chart, difference_chart, histogram_chart, interval_axis,
@@ -275,9 +276,9 @@ def test_k_curve_is_left_out_when_every_problem_has_one_sample():
 def test_the_curve_over_k_computes_fewer_ks_for_large_benchmarks():
     """Its cost follows the request's size: 60 ks up to 25,000 problems, then fewer, never under 15."""
     from passk.writing import charts
-    assert charts.curve_points(164) == charts.curve_points(25_000) == 60
-    assert charts.curve_points(50_000) == 30 and charts.curve_points(100_000) == 15
-    assert charts.curve_points(10**7) == 15
+    assert curves.curve_points(164) == curves.curve_points(25_000) == 60
+    assert curves.curve_points(50_000) == 30 and curves.curve_points(100_000) == 15
+    assert curves.curve_points(10**7) == 15
 
 
 # The forest plot of several runs (passk.writing.charts.interval_chart)
