@@ -69,6 +69,7 @@ from app import create_app  # noqa: E402
 from passk.results.benchmark import summarize  # noqa: E402
 from passk.formats import read_problems  # noqa: E402
 from passk.limits import LIMITS  # noqa: E402
+from passk.writing.answers import to_json
 
 KS = (1, 10, 100)
 TARGET_SECONDS = 3.0
@@ -345,7 +346,7 @@ def request_stages(path, ks):
     with _stage(stages, "aggregation (passk.results.benchmark.summarize)"):
         summary = summarize(parsed.problems, ks, warnings=parsed.warnings)
     with _stage(stages, "JSON encoding (Summary.to_json, app.json.dumps)"), flask_app.app_context():
-        flask_app.json.dumps(summary.to_json(parsed.format))
+        flask_app.json.dumps(to_json(summary, parsed.format))
     body.close()
     return stages
 

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from passk.results.benchmark import compare
 from passk.results.curves import curves_of
 from passk.formats import Problem
+from passk.writing.sentences import crossover_sentences
 from test_a11y import violations_in_both_schemes
 
 pytestmark = pytest.mark.browser
@@ -42,7 +43,7 @@ def test_two_uploaded_runs_show_their_curves_and_where_they_cross(page, run_file
     curve = curves_of(compare([Problem(*row) for row in RL], [Problem(*row) for row in BASE], [1]))
     open_two_runs(page, run_files)
     sentences = page.locator("#crossover li")
-    expect(sentences).to_have_text(curve.sentences)
+    expect(sentences).to_have_text(crossover_sentences(curve))
     expect(sentences.nth(1)).to_contain_text(f"The curves cross at k = {curve.crossing.k}: there A − B turns "
                                              f"negative, and run B is ahead.")
 
@@ -108,7 +109,7 @@ def test_the_regions_of_the_whole_curve_are_listed_shaded_and_in_the_legend(page
     for standing, _, text in regions:
         expect(page.locator(f'#curve-regions dd[data-standing="{standing}"]')).to_have_text(f"k = {text}")
     expect(page.locator("#first-loss")).to_have_text(curve.first_loss_text)
-    expect(page.locator("#crossover li")).to_have_text(curve.sentences)
+    expect(page.locator("#crossover li")).to_have_text(crossover_sentences(curve))
 
     chart = page.locator("#difference-curve-chart")
     ahead, behind = curve.region("A"), curve.region("B")

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 import passk
 from passk.__main__ import main
 from passk.maths.bayes import bayes_at_n
+from passk.writing.answers import to_json
 from passk.results.benchmark import summarize
 from passk.formats import Problem
 from where import REALDATA, ROOT
@@ -48,8 +49,8 @@ def test_every_summary_has_bayes_at_n_of_its_counts() -> None:
     summary = summarize([Problem("a", 5, 3), Problem("b", 5, 4)], [1, 2])
     assert summary.bayes == bayes_at_n([5, 5], [3, 4])
     assert (summary.bayes.mean, summary.bayes.sd, summary.bayes.ci95) == SCORIO
-    assert summary.to_json("x")["bayes"] == {"bayes_at_n": SCORIO[0], "posterior_sd": SCORIO[1],
-                                              "ci95": list(SCORIO[2])}
+    assert to_json(summary, "x")["bayes"] == {"bayes_at_n": SCORIO[0], "posterior_sd": SCORIO[1],
+                                            "ci95": list(SCORIO[2])}
 
 
 def test_the_api_answers_bayes_beside_the_keys_it_had(client: FlaskClient) -> None:

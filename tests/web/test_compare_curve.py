@@ -15,6 +15,8 @@ from passk.results.benchmark import compare
 from passk.results.curves import curves_of
 from passk.formats import Problem
 from passk.web.api import RANKING_CURVE
+from passk.writing.sentences import crossover_sentences
+from passk.writing.answers import to_json
 
 # Run A ("RL") solves 18 problems always and 18 never; run B ("base") solves each of them a quarter of the time.
 RL = "".join(f"T/{i},8,{8 if i % 2 else 0}\n" for i in range(36)) + "".join(f"T/{i},8,{i % 9}\n" for i in range(36, 48))
@@ -44,7 +46,7 @@ def test_api_with_curve_1_adds_the_curve_after_the_usual_keys(client):
     plain, curved = api_compare(client).json, api_compare(client, curve="1").json
     assert list(plain) == ["paired", "only_in_a", "only_in_b", "results", "warnings"]
     assert list(curved) == [*plain, "curve"] and {key: curved[key] for key in plain} == plain
-    assert curved["curve"] == json.loads(json.dumps(expected().to_json()))
+    assert curved["curve"] == json.loads(json.dumps(to_json(expected())))
     assert "curve" not in api_compare(client, curve="0").json
 
 
@@ -71,7 +73,7 @@ def test_page_shows_both_charts_the_sentences_and_the_values(client):
     html = unescape(response.get_data(as_text=True))
     assert response.status_code == 200
     sentences = re.findall(r"<li>([^<]*)</li>", html[html.index('id="crossover"'):html.index('id="runs-curve-chart"')])
-    assert sentences == expected().sentences
+    assert sentences == crossover_sentences(expected())
     for chart in ("runs-curve-chart", "difference-curve-chart"):
         figure = html[html.index(f'id="{chart}"'):]
         figure = figure[:figure.index("</figure>")]
@@ -101,7 +103,7 @@ def test_the_command_line_prints_the_table_and_the_sentences(tmp_path, capsys, m
     first = expected().points[0]
     assert lines[2].split()[:4] == ["1", f"{100 * first.a:.2f}%", f"{100 * first.b:.2f}%",
                                     f"{100 * first.difference:+.2f}"]
-    assert lines[-4:] == expected().sentences
+    assert lines[-4:] == crossover_sentences(expected())
     assert lines[2].split()[-2:] == [expected().points[0].standing, expected().points[0].first_loss_text]
 
 

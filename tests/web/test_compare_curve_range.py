@@ -16,6 +16,8 @@ from passk.results.benchmark import compare
 from passk.results.curves import curves_of
 from passk.formats import Problem
 from passk.limits import LIMITS
+from passk.writing.sentences import crossover_sentences
+from passk.writing.answers import to_json
 
 
 def sharpened_runs(problems=300, n=128):
@@ -61,8 +63,8 @@ def test_the_command_prints_every_k_the_three_sets_and_the_first_loss_set(run_fi
     curve = expected()
     assert lines[0].startswith("pass@k over k on 300 paired problems, k = 1 ... 128: A = ")
     assert [line.split()[0] for line in lines[2:130]] == [str(k) for k in range(1, 129)]
-    assert lines[-4:] == curve.sentences
-    standing, loss = curve.sentences[2:]
+    assert lines[-4:] == crossover_sentences(curve)
+    standing, loss = crossover_sentences(curve)[2:]
     assert standing.startswith("By the simultaneous 95% band, run A against run B: ahead at k = 1")
     assert standing.endswith(f"behind at {curve.region('B')[0][0]}-128.")
     assert loss == (f"Run A first loses to run B (A − B below 0) at some k in {curve.first_loss_text[4:]}, with 95% "
@@ -119,7 +121,7 @@ def api_compare(client, a=RL, b=BASE, **fields):
 def test_the_api_draws_the_curve_at_the_ks_of_curve_k(client, run_files, capsys):
     response = api_compare(client, curve="1", curve_k="1-128")
     assert response.status_code == 200
-    assert response.json["curve"] == json.loads(json.dumps(expected().to_json()))
+    assert response.json["curve"] == json.loads(json.dumps(to_json(expected())))
     assert main(["--runs", *run_files, "--curve", "-k", "1-128", "--json"]) == 0   # the command's is the API's
     assert json.loads(capsys.readouterr().out)["curve"] == response.json["curve"]
 

@@ -12,6 +12,7 @@ from passk.__main__ import main
 from passk.results.benchmark import summarize
 from passk.formats import Problem
 from passk.maths.passfail import ALLOWED, binary_note, lowest_coverage, pass_fail_interval
+from passk.writing.answers import to_json
 from where import ROOT
 
 REPORT = json.loads((ROOT / "docs" / "coverage_edges.json").read_text())
@@ -42,7 +43,7 @@ def pass_fail(count, passes, n=1):
 def test_the_issues_file_of_1000_problems_and_3_passes_carries_the_note_with_its_figure():
     row = summarize(pass_fail(1000, 3), [1]).results[0]
     assert [round(100 * end, 2) for end in row.ci95] == [0.08, 0.82]
-    assert row.to_json()["coverage_note"] == (
+    assert to_json(row)["coverage_note"] == (
         "Every problem scored 0 or 1 and only 3 of 1,000 pass: for pass/fail counts like this the 95% interval's "
         "exact coverage falls to 91.7% at a true rate of 0.31%, a rate these data allow, not 95% (docs/coverage.md).")
 

@@ -14,6 +14,7 @@ from passk.maths.intervals import population_note, shape
 from passk.__main__ import main
 from passk.results.benchmark import compare, summarize
 from passk.formats import Problem
+from passk.writing.answers import to_json
 from where import ROOT
 
 REPORT = json.loads((ROOT / "docs" / "coverage.json").read_text())
@@ -50,7 +51,7 @@ def test_skewed_values_over_few_problems_carry_a_note_in_the_json():
     row = summarize(skewed_run(30, seed=5), [10]).results[0]
     skewness, inside = row_shape(skewed_run(30, seed=5), 10)
     assert abs(skewness) >= 2 and inside >= 0.5
-    assert row.to_json()["coverage_note"].startswith("The per-problem values pile up near one end")
+    assert to_json(row)["coverage_note"].startswith("The per-problem values pile up near one end")
     low, high = intervals.SKEWED_COVERAGE
     assert f"{low}–{high}%" in row.coverage_note
 
@@ -155,7 +156,7 @@ def test_the_tail_note_reaches_pass_hat_k_and_g_pass_rows():
 
 def test_pass_hat_k_note_is_in_the_json_and_the_command_line(tmp_path, capsys):
     problems = [Problem(f"t{i}", 16, c) for i, c in enumerate(THIN_TAIL + [3] * 493)]
-    [row] = summarize(problems, [8]).to_json("text")["results"]
+    [row] = to_json(summarize(problems, [8]), "text")["results"]
     assert row["pass_hat_k_coverage_note"].startswith(TAIL) and row["coverage_note"] is None
     counts = tmp_path / "counts.txt"
     counts.write_text("".join(f"16 {problem.c}\n" for problem in problems))
@@ -192,7 +193,7 @@ def paired_runs(count):
 def test_a_comparison_of_5_to_19_problems_says_its_p_value_is_cautious(count):
     row = compare(*paired_runs(count), [1]).results[0]
     (small, mover_small, t_small), (large, mover_large, t_large) = intervals.FEW_PAIRED_POWER
-    assert row.to_json()["reason"] == (
+    assert to_json(row)["reason"] == (
         f"With only {count} {POWER}: in simulations where run A was truly better it fell below 0.05 in "
         f"{mover_small}% of runs at 5 problems and {mover_large}% at 10, where the paired t test did in {t_small}% "
         f"and {t_large}%; a p-value above 0.05 here is weak evidence that the runs are equal (docs/coverage.md).")

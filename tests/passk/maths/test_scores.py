@@ -16,6 +16,7 @@ from passk.formats._core import Problem
 from passk.results.metrics import average_table, graded_table
 from passk.maths.scores import (_python_sums, exponent, max_at_k, max_at_k_cost, max_at_k_exact, score_sums,
                           sqrt_nearest)
+from passk.writing.answers import to_json
 
 scores = st.floats(0.0, 1.0, allow_subnormal=True)
 grades = st.sampled_from([0.0, 0.25, 0.5, 0.65, 0.75, 1.0])
@@ -232,13 +233,13 @@ def test_zero_one_scores_bring_avg_at_k_but_no_graded_table():
     summary = summarize(scored((1.0, 0.0, 1.0), (0.0, 0.0, 1.0)), [1, 2])
     assert summary.graded is None
     assert [row.estimate.value for row in summary.averages.results] == [0.5, 0.25]   # (1 + 0)/2, (1/2 + 0)/2
-    assert "graded" not in summary.to_json("x") and summary.to_json("x")["avg_at_k"]["seeds"] == 3
+    assert "graded" not in to_json(summary, "x") and to_json(summary, "x")["avg_at_k"]["seeds"] == 3
 
 
 def test_problems_without_scores_have_neither():
     summary = summarize([Problem("a", 3, 1), Problem("b", 3, 2)], [1])
     assert summary.graded is None and summary.averages is None
-    assert "avg_at_k" not in summary.to_json("x")
+    assert "avg_at_k" not in to_json(summary, "x")
 
 
 def test_one_sample_each_has_a_mean_score_but_no_avg_at_k():

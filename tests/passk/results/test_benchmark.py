@@ -14,6 +14,8 @@ from passk.maths.estimator import DEFAULT_KS
 from passk.maths.variance import estimate_variance
 from passk.formats import Problem
 from passk.maths.stats import t_quantile
+from passk.writing.answers import per_problem_rows
+from passk.writing.answers import to_json
 
 import oracles
 
@@ -59,8 +61,8 @@ def test_worked_example_two_problems_n10_k5_with_c3_and_c0_is_45_83_percent():
     row = result_for(summary, 5)
     assert row.pass_at_k == pytest.approx(float(Fraction(11, 12) / 2), rel=1e-15)
     assert round(100 * row.pass_at_k, 2) == 45.83
-    assert summary.per_problem[0]["pass_at_k"]["5"] == pytest.approx(11 / 12, rel=1e-15)
-    assert summary.per_problem[1]["pass_at_k"]["5"] == 0.0
+    assert per_problem_rows(summary)[0]["pass_at_k"]["5"] == pytest.approx(11 / 12, rel=1e-15)
+    assert per_problem_rows(summary)[1]["pass_at_k"]["5"] == 0.0
 
 
 @settings(max_examples=150, deadline=None)
@@ -75,7 +77,7 @@ def test_pass_at_k_is_the_mean_of_the_exact_per_problem_values(benchmark):
             assert relative_error(row.pass_at_k, exact) <= 1e-13
         else:
             assert row.pass_at_k is None
-        for problem, (n, c) in zip(summary.per_problem, counts):
+        for problem, (n, c) in zip(per_problem_rows(summary), counts):
             value = problem["pass_at_k"][str(k)]
             if n < k:
                 assert value is None
@@ -203,8 +205,8 @@ def test_reason_names_five_task_ids_then_how_many_more():
 
 def test_per_problem_pass_at_k_is_none_only_where_n_is_below_k():
     summary = summarize([Problem("a", 10, 3), Problem("b", 3, 1)], ks=[1, 5])
-    assert summary.per_problem[0]["pass_at_k"] == {"1": pytest.approx(0.3), "5": pytest.approx(11 / 12)}
-    assert summary.per_problem[1]["pass_at_k"] == {"1": pytest.approx(1 / 3), "5": None}
+    assert per_problem_rows(summary)[0]["pass_at_k"] == {"1": pytest.approx(0.3), "5": pytest.approx(11 / 12)}
+    assert per_problem_rows(summary)[1]["pass_at_k"] == {"1": pytest.approx(1 / 3), "5": None}
 
 
 def test_fixed_benchmark_se_is_missing_when_some_n_is_below_2k_and_says_why():
@@ -293,7 +295,7 @@ def test_counts_of_problems_samples_and_statuses():
     summary = summarize([Problem("a", 10, 0), Problem("b", 10, 4), Problem("c", 20, 20), Problem("d", 5, 0)])
     assert (summary.samples, summary.min_n, summary.max_n) == (45, 5, 20)
     assert (summary.broken, summary.flaky, summary.solid) == (2, 1, 1)
-    assert [problem["status"] for problem in summary.per_problem] == ["broken", "flaky", "solid", "broken"]
+    assert [problem["status"] for problem in per_problem_rows(summary)] == ["broken", "flaky", "solid", "broken"]
 
 
 def test_the_interval_stays_between_0_and_1_where_mean_plus_or_minus_t_se_would_leave_it():
@@ -323,7 +325,7 @@ def test_any_object_with_task_id_n_and_c_is_a_problem():
 
 def test_benchmark_json_has_the_api_shape():
     summary = summarize([Problem("a", 10, 3), Problem("b", 3, 1)], ks=[1, 5], warnings=["w"])
-    body = summary.to_json("csv")
+    body = to_json(summary, "csv")
     json.dumps(body, allow_nan=False)
     assert {"problems", "format", "results", "per_problem", "warnings"} <= set(body)
     assert (body["problems"], body["format"]) == (2, "csv")
@@ -498,7 +500,7 @@ def test_compare_with_one_paired_problem_has_no_se():
 
 
 def test_compare_json_has_the_api_shape():
-    body = compare(RUN_A, RUN_B, ks=[1]).to_json()
+    body = to_json(compare(RUN_A, RUN_B, ks=[1]))
     json.dumps(body, allow_nan=False)
     assert {"paired", "only_in_a", "only_in_b", "results"} <= set(body)
     assert {"k", "a", "b", "difference", "se", "ci95", "p_value"} <= set(body["results"][0])
@@ -534,11 +536,11 @@ def test_pass_hat_k_is_the_mean_of_exact_per_problem_values_with_the_same_error_
     summary = summarize(make_problems(counts), ks)
     for k in summary.ks:
         row = result_for(summary, k)
-        for problem, (n, c) in zip(summary.per_problem, counts):
+        for problem, (n, c) in zip(per_problem_rows(summary), counts):
             value = problem["pass_hat_k"][str(k)]
             assert value is None if n < k else relative_error(value, exact_pass_hat_k(n, c, k)) <= 1e-13
         if row.pass_at_k is None:
-            assert row.pass_hat is None and row.to_json()["pass_hat_k"] is None
+            assert row.pass_hat is None and to_json(row)["pass_hat_k"] is None
             continue
         hat = row.pass_hat
         values = [exact_pass_hat_k(n, c, k) for n, c in counts]
@@ -555,7 +557,7 @@ def test_pass_hat_k_is_the_mean_of_exact_per_problem_values_with_the_same_error_
             assert hat.se_fixed == pytest.approx(exact, rel=1e-9, abs=1e-15)
         else:
             assert hat.se_fixed is None
-        body = row.to_json()
+        body = to_json(row)
         assert (body["pass_hat_k"], body["pass_hat_k_se"], body["pass_hat_k_se_fixed"]) == (hat.pass_at_k, hat.se,
                                                                                             hat.se_fixed)
         assert body["pass_hat_k_ci95"] == (list(hat.ci95) if hat.ci95 else None)
@@ -588,8 +590,8 @@ def test_pass_hat_k_is_at_most_pass_at_1_which_is_at_most_pass_at_k_and_falls_wi
 
 def test_pass_hat_k_keeps_its_digits_when_tiny_and_at_huge_n():
     summary = summarize([Problem("a", 10**6, 10**6 - 1), Problem("b", 200, 3)], ks=[3, 1000])
-    assert relative_error(summary.per_problem[1]["pass_hat_k"]["3"], exact_pass_hat_k(200, 3, 3)) <= 1e-13
-    assert summary.per_problem[0]["pass_hat_k"]["1000"] == pytest.approx(1 - 1000 / 10**6, rel=1e-12)
+    assert relative_error(per_problem_rows(summary)[1]["pass_hat_k"]["3"], exact_pass_hat_k(200, 3, 3)) <= 1e-13
+    assert per_problem_rows(summary)[0]["pass_hat_k"]["1000"] == pytest.approx(1 - 1000 / 10**6, rel=1e-12)
 
 
 # --- what retries buy ----------------------------------------------------------------------------
@@ -597,7 +599,7 @@ def test_pass_hat_k_keeps_its_digits_when_tiny_and_at_huge_n():
 def test_retries_say_how_many_points_all_from_the_flaky_problems_and_who_never_passes():
     counts = [(10, 3), (10, 0), (10, 10), (10, 7), (10, 0)]
     summary = summarize(make_problems(counts), ks=[1, 5, 10])
-    retries = summary.to_json("x")["retries"]
+    retries = to_json(summary, "x")["retries"]
     gains = {gain["k"]: gain["points"] for gain in retries["gains"]}
     pass_at_1 = sum(Fraction(c, n) for n, c in counts) / len(counts)
     assert gains[1] == 0.0

@@ -15,6 +15,8 @@ from passk.writing.charts import EDGE, HEIGHT, WIDTH, difference_curve_chart, ru
 from passk.results.curves import DRAWS, METHOD, CurvePoint, _first_turned, compare_curves, two_curves
 from passk.formats import Problem
 from passk.maths.intervals import CONFIDENCE
+from passk.writing.sentences import crossover_sentences
+from passk.writing.answers import to_json
 
 
 def exact_pass_at_k(n, c, k):
@@ -77,7 +79,7 @@ def test_the_crossing_is_found_between_log_spaced_ks_by_its_search():
     exact_k = next(k for k in range(1, 401) if Fraction(math.comb(397, k), math.comb(400, k)) < Fraction(1, 2))
     assert result.crossing.k == exact_k
     assert result.crossing.after < exact_k <= result.crossing.at
-    assert f"no longer significant from k = {result.lead_lost_at} of the ks shown (band" in result.sentences[0]
+    assert f"no longer significant from k = {result.lead_lost_at} of the ks shown (band" in crossover_sentences(result)[0]
 
 
 @settings(max_examples=200, deadline=None)
@@ -122,12 +124,12 @@ def test_the_band_widens_with_more_ks_than_the_pointwise_interval():
 
 
 def test_the_band_is_the_same_every_time():
-    assert curves(RL, BASE).to_json() == curves(RL, BASE).to_json()
+    assert to_json(curves(RL, BASE)) == to_json(curves(RL, BASE))
 
 
 def test_the_sentences_name_the_lead_its_loss_and_the_crossing():
     result = curves(RL, BASE)
-    lead, cross, _, _ = result.sentences
+    lead, cross, _, _ = crossover_sentences(result)
     assert lead.startswith(f"Run A is ahead at k = 1 by {100 * result.points[0].difference:.2f} points (A − B's "
                            f"simultaneous 95% band +")
     assert f"its lead is no longer significant from k = {result.lead_lost_at}" in lead
@@ -139,20 +141,20 @@ def test_curves_that_do_not_cross_say_so_plainly():
     better = [(10, min(10, c + 2)) for _, c in [(10, 3)] * 20]
     result = curves(better, [(10, 3)] * 20)
     assert result.crossing is None
-    assert result.sentences[1] == ("The curves do not cross within k = 1 … 10: run A's curve stays above run B's "
+    assert crossover_sentences(result)[1] == ("The curves do not cross within k = 1 … 10: run A's curve stays above run B's "
                                    "(or level with it) at every k.")
 
 
 def test_one_problem_has_no_band():
     result = curves([(5, 2)], [(5, 1)])
     assert result.level is None and all(point.band is None for point in result.points)
-    assert result.sentences[0].startswith("With one paired problem there is no band")
+    assert crossover_sentences(result)[0].startswith("With one paired problem there is no band")
 
 
 def test_pairing_by_task_id_and_the_json():
     result = compare_curves(problems(RL), list(reversed(problems(BASE))))
-    assert result.to_json() == curves(RL, BASE).to_json()
-    body = result.to_json()
+    assert to_json(result) == to_json(curves(RL, BASE))
+    body = to_json(result)
     assert body["method"] == METHOD == "sup-t" and body["draws"] == DRAWS and body["confidence"] == 0.95
     assert set(body["points"][0]) == {"k", "a", "a_ci95", "b", "b_ci95", "difference", "band", "standing",
                                       "may_first_lose"}
@@ -202,7 +204,7 @@ def test_identical_runs_differ_by_zero_everywhere_and_never_cross(runs):
     result = curves(runs[0], runs[0])
     assert all(point.difference == 0 and point.band[0] < 0 < point.band[1] for point in result.points)
     assert result.crossing is None and result.leader is None and result.lead_lost_at is None
-    assert result.sentences[1].startswith("The curves do not cross: A − B is 0 at every k")
+    assert crossover_sentences(result)[1].startswith("The curves do not cross: A − B is 0 at every k")
 
 
 # --- coverage, small: bench/coverage_curves.py runs it large ------------------------------------------

@@ -11,6 +11,8 @@ import pytest
 
 from passk.results.curves import (CurveComparison, CurvePoint, _mark_first_loss, correlation_root, k_ranges, ranges_text,
                           two_curves)
+from passk.writing.sentences import crossover_sentences
+from passk.writing.answers import to_json
 
 
 def by_hand(bands):
@@ -49,7 +51,7 @@ def test_a_run_significantly_ahead_everywhere_never_loses():
     curve = by_hand([AHEAD] * 5)
     assert curve.first_loss == [] and curve.may_never_lose is True and curve.region("B") == []
     assert curve.first_loss_text == "never, up to k = 5"
-    assert curve.to_json()["first_loss"] == {"ks": [], "never": True}
+    assert to_json(curve)["first_loss"] == {"ks": [], "never": True}
 
 
 def test_a_band_below_zero_from_k_1_puts_the_first_loss_at_1_only():
@@ -58,7 +60,7 @@ def test_a_band_below_zero_from_k_1_puts_the_first_loss_at_1_only():
 
 
 def test_the_json_lists_each_region_as_first_and_last_k():
-    body = by_hand([AHEAD, LEVEL, BEHIND, LEVEL, BEHIND]).to_json()
+    body = to_json(by_hand([AHEAD, LEVEL, BEHIND, LEVEL, BEHIND]))
     assert body["ahead"] == [[1, 1]] and body["undecided"] == [[2, 2], [4, 4]] and body["behind"] == [[3, 3], [5, 5]]
     assert body["first_loss"] == {"ks": [[2, 3]], "never": False}
     assert [point["standing"] for point in body["points"]] == ["ahead", "undecided", "behind", "undecided", "behind"]
@@ -73,8 +75,8 @@ def test_runs_of_ks_are_runs_of_the_ks_shown():
 def test_one_problem_has_no_regions_and_no_first_loss_set():
     result = two_curves(["t"], (np.array([4]), np.array([3])), (np.array([4]), np.array([1])))
     assert result.first_loss is None and result.may_never_lose is None and result.first_loss_text is None
-    assert result.to_json()["first_loss"] is None and result.region(None) == [(1, 4)]
-    assert not any("first loses" in sentence for sentence in result.sentences)
+    assert to_json(result)["first_loss"] is None and result.region(None) == [(1, 4)]
+    assert not any("first loses" in sentence for sentence in crossover_sentences(result))
 
 
 # --- runs whose answer is known ------------------------------------------------------------------------------
@@ -100,7 +102,7 @@ def test_a_sharpened_run_is_ahead_at_1_behind_at_large_k_and_its_first_loss_betw
     # the set runs from just past the last k where A is ahead to the first where it is behind, no further
     assert first == ahead[-1][1] + 1 and last == behind[0][0] and result.may_never_lose is False
     assert len(result.first_loss) == 1
-    standing, loss = result.sentences[2:]
+    standing, loss = crossover_sentences(result)[2:]
     assert standing == (f"By the simultaneous 95% band, run A against run B: ahead at k = {ranges_text(ahead)}, "
                         f"undecided at {ranges_text(result.region(None))}, behind at {ranges_text(behind)}.")
     assert loss == (f"Run A first loses to run B (A − B below 0) at some k in {first}-{last}, with 95% "

@@ -11,6 +11,7 @@ from passk.results.benchmark import compare, summarize
 from passk.formats import Problem
 from passk.limits import LIMITS
 from passk.results.ranking import ALPHA, distinct_names, holm, letter_groups, rank_runs
+from passk.writing.answers import to_json
 
 
 def run(*counts, n=10, prefix="T"):
@@ -242,8 +243,8 @@ def test_api_ranking_is_the_librarys(client):
     from passk.formats import read_problems
     import io
     body = api_rank(client, k="1").json
-    expected = rank_runs([(name, read_problems(io.BytesIO(text.encode())).problems)
-                          for name, text in RUNS.items()], ks=[1]).to_json()
+    expected = to_json(rank_runs([(name, read_problems(io.BytesIO(text.encode())).problems)
+                          for name, text in RUNS.items()], ks=[1]))
     assert body["results"] == expected["results"]
 
 

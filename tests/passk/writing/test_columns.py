@@ -13,6 +13,8 @@ from passk.writing.columns import (PAIR_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS,
 from passk.formats import Problem
 from passk.results.ranking import rank_runs
 from passk.writing.report import Report, per_problem_csv
+from passk.writing.answers import per_problem_rows
+from passk.writing.answers import to_json
 
 API_KEYS = ["k", "pass_at_k", "se", "ci95", "se_fixed", "ci95_fixed", "coverage_note", "reason", "pass_hat_k",
             "pass_hat_k_se", "pass_hat_k_ci95", "pass_hat_k_se_fixed", "pass_hat_k_ci95_fixed",
@@ -31,12 +33,12 @@ def summary():
 
 def test_the_json_row_keeps_the_api_keys_in_their_order(summary):
     assert [column.name for column in RESULT_COLUMNS] == API_KEYS
-    assert list(summary.results[0].to_json()) == API_KEYS
+    assert list(to_json(summary.results[0])) == API_KEYS
     assert list(json_row(summary.results[0], RESULT_COLUMNS)) == API_KEYS
 
 
 def test_an_interval_is_a_json_list_and_an_undefined_k_is_null(summary):
-    defined, _, undefined = (json.loads(json.dumps(row.to_json())) for row in summary.results)
+    defined, _, undefined = (json.loads(json.dumps(to_json(row))) for row in summary.results)
     assert defined["ci95"] == list(summary.results[0].ci95)
     assert defined["pass_hat_k_ci95"] == list(summary.results[0].pass_hat.ci95)
     assert undefined["pass_at_k"] is None and undefined["pass_hat_k"] is None and "n ≥ 5" in undefined["reason"]
@@ -93,7 +95,7 @@ def test_the_paper_tables_and_the_terminal_table_hold_the_same_cells(summary):
 
 
 def test_per_problem_rows_hold_the_problem_columns_then_one_object_per_k_statistic(summary):
-    row = summary.per_problem[0]
+    row = per_problem_rows(summary)[0]
     assert list(row) == [column.name for column in (*PROBLEM_COLUMNS, *PER_K_COLUMNS)]
     assert [row[name] for name in ("task_id", "n", "c", "status")] == ["A", 10, 3, "flaky"]
     assert row["pass_at_k"] == {"1": 0.3, "2": pytest.approx(8 / 15), "5": pytest.approx(11 / 12)}
@@ -136,10 +138,10 @@ def test_html_table_has_a_header_per_column_and_an_undefined_k_spans_the_rest(cl
 def test_a_ranking_keeps_its_api_keys_and_the_terminal_its_headers():
     ranking = rank_runs([("strong", PROBLEMS), ("weak", [Problem("A", 10, 1), Problem("B", 10, 0)])], [1, 5])
     run, pair = ranking.results[0].ranking[0], ranking.results[0].pairs[0]
-    assert list(run.to_json()) == ["name", "pass_at_k", "se", "ci95", "group", "reason"]
-    assert list(pair.to_json()) == ["a", "b", "paired", "difference", "se", "ci95", "p_value", "p_holm", "test",
+    assert list(to_json(run)) == ["name", "pass_at_k", "se", "ci95", "group", "reason"]
+    assert list(to_json(pair)) == ["a", "b", "paired", "difference", "se", "ci95", "p_value", "p_holm", "test",
                                     "reason", "only_in_a", "only_in_b"]
-    assert pair.to_json()["only_in_a"] == ["C", "=D"] and isinstance(run.to_json()["ci95"], list)
+    assert to_json(pair)["only_in_a"] == ["C", "=D"] and isinstance(to_json(run)["ci95"], list)
     assert columns.headings("terminal", RANK_COLUMNS) == ["rank", "run", "pass@k", "± SE", "95% interval", "group"]
     assert columns.headings("terminal", PAIR_COLUMNS)[3:6] == ["run - other", "± SE", "95% interval"]
     assert columns.headings("terminal", PAIR_COLUMNS)[:2] == ["run", "other"]   # a, b, ... name groups there
@@ -159,6 +161,6 @@ def test_a_ranking_row_in_the_terminal_is_ascii_and_says_where_nothing_is_define
 
 def test_a_two_run_comparison_keeps_its_api_keys():
     comparison = compare(PROBLEMS, [Problem("A", 10, 1), Problem("B", 10, 0)], [1])
-    row = comparison.results[0].to_json()
+    row = to_json(comparison.results[0])
     assert list(row) == ["k", "a", "b", "difference", "se", "ci95", "p_value", "test", "reason"]
     assert row["difference"] == pytest.approx(0.1) and isinstance(row["ci95"], list)
