@@ -52,7 +52,7 @@ from passk.formats import Problem  # noqa: E402
 from passk.maths.gpass import estimate_g_pass_at_k, estimate_mg_pass_at_k  # noqa: E402
 from passk.maths.estimator import estimate_pass_at_k, pass_hat_k  # noqa: E402
 from passk.maths.intervals import (SKEWED, SKEWED_BELOW, SKEWED_FROM, TAIL_DISTANCE, TAIL_TRIALS,  # noqa: E402
-                             capped_trials, population_interval, population_note)
+                                   capped_trials, population_interval, population_note)
 from passk.maths.majority import majority_at_k  # noqa: E402
 
 SEED = 20261126

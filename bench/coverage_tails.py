@@ -38,7 +38,7 @@ from passk.results.benchmark import summarize  # noqa: E402
 from passk.maths.estimator import estimate_pass_at_k, pass_hat_k  # noqa: E402
 from passk.formats import Problem  # noqa: E402
 from passk.maths.intervals import (SKEWED, SKEWED_BELOW, SKEWED_FROM, TAIL_DISTANCE, TAIL_TRIALS,  # noqa: E402
-                             capped_trials)
+                                   capped_trials)
 
 SEED = 20261205
 DRAWS = 2000

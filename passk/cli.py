@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, TextIO
 from passk import __version__
 from passk.results.benchmark import KResult, Summary, compare, parse_ks
 from passk.writing.columns import (LATEX, CURVE_COLUMNS, G_PASS_COLUMNS, MAJORITY_COLUMNS, PAIR_COLUMNS, RANK_COLUMNS,
-                           RESULT_COLUMNS, TERMINAL, Column, cells, headings)
+                                   RESULT_COLUMNS, TERMINAL, Column, cells, headings)
 from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.writing.columns import BAYES_COLUMNS
 from passk.results.curves import METHOD, curves_of
@@ -38,7 +38,7 @@ from passk.results.metrics import AverageRow, GradedRow
 from passk.writing.output import JSON, TABLE, WRITTEN, Table, curve_tables, ranking_tables, report_tables, written
 from passk.writing.paper import suites
 from passk.writing.answers import to_json
-from passk.writing.sentences import crossover_sentences
+from passk.writing.sentences import crossover_sentences, sizes, statuses
 from passk.results.planner import DEFAULT_TARGET, PairPlan, points, top_pair_plan
 from passk.results.ranking import ALPHA, Ranking, rank_runs
 from passk.writing.report import Opener, Report, rank_uploads, report_from_files
@@ -236,7 +236,7 @@ def _opened(path: str, name: str, terminal: TextIO) -> Iterator[Opener]:
 def table(summary: Summary, format_name: str, width: int | None = None) -> str:
     """The summary as lines of text for a terminal, each column as wide as its widest cell (the table fitted to
     width; its sentences are left for fitted to wrap)."""
-    lines = [f"{summary.sizes()}, read as {format_name}", summary.statuses(), ""]
+    lines = [f"{sizes(summary)}, read as {format_name}", statuses(summary), ""]
     return "\n".join(lines + results_lines(summary.results, width))
 
 

@@ -39,7 +39,7 @@ from passk.maths.bayes import Bayes, bayes_at_n
 from passk.grammar import agree, plural
 from passk.maths.estimator import DEFAULT_KS, MAX_N, Floats, Ints, _pass_at_k_array, _pass_hat_k_array, distinct_pairs
 from passk.maths.intervals import (PairedDifference, few_paired_note, fixed_interval, fixed_note, population_note, shape,
-                             spread_and_interval)
+                                   spread_and_interval)
 from passk.maths.passfail import binary_note
 from passk.formats._core import Vote
 from passk.limits import LIMITS
@@ -146,16 +146,6 @@ class Summary:
         if self.computed_bayes is None:
             self.computed_bayes = bayes_at_n(*_counts(self.problems))
         return self.computed_bayes
-
-    def sizes(self) -> str:
-        """'40 problems, 400 samples (n = 10)', or 'n from 5 to 10' where the problems' n differ."""
-        ns = f"n = {self.min_n:,}" if self.min_n == self.max_n else f"n from {self.min_n:,} to {self.max_n:,}"
-        return f"{plural(len(self.problems), 'problem')}, {plural(self.samples, 'sample')} ({ns})"
-
-    def statuses(self, separator: str = " · ") -> str:
-        """'6 broken (c = 0) · 28 flaky · 6 solid (c = n)', the parts joined by separator."""
-        return separator.join([f"{self.broken:,} broken (c = 0)", f"{self.flaky:,} flaky",
-                               f"{self.solid:,} solid (c = n)"])
 
 
 def status(n: int, c: int) -> str:

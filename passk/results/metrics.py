@@ -27,7 +27,7 @@ from passk.maths.intervals import population_note, shape, spread_and_interval
 from passk.maths.passfail import binary_note
 from passk.maths.majority import Tie, inconsistent_answers, majority_at_k_exact, vote_cost, vote_score
 from passk.maths.scores import (max_at_k_cost, max_at_k_exact, nearest_mean, sample_variance, score_sums, seed_spread,
-                          sqrt_nearest)
+                                sqrt_nearest)
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Estimate:
 
 
 class _Row:
-    """A row beside pass@k's at one k (its columns: passk.writing.answers.ROW_COLUMNS)."""
+    """A row beside pass@k's at one k (its columns: passk.writing.answers.COLUMNS_OF)."""
     reason: str | None
 
     @property

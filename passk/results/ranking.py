@@ -34,7 +34,7 @@ from json.encoder import encode_basestring_ascii   # a str as JSON writes it (th
 import numpy as np
 
 from passk.results.benchmark import (PairedRun, Positions, ProblemCounts, Summary, _checked_ks, paired_results,
-                             summarize)
+                                     summarize)
 from passk.grammar import plural
 from passk.maths.estimator import DEFAULT_KS
 from passk.limits import (LIMITS, LimitError, check_listed_ids, check_ranking, check_sample_counts,

@@ -13,8 +13,8 @@ from passk.writing.answers import to_json
 from passk.web.addresses import query_args
 from passk.web.forms import benchmark_form, compare_form
 from passk.web.inputs import (API_NO_INPUT, API_NO_RUN, INPUT_ERRORS, api_sentence, comparison_from_request, error_status,
-                        json_body, leaderboard_from_request, ranking_from_request, report_from_input,
-                        report_from_json_body)
+                              json_body, leaderboard_from_request, ranking_from_request, report_from_input,
+                              report_from_json_body)
 from passk.web.query import API_EXAMPLE, calculate_query, read_json, read_query
 
 api = Blueprint("api", __name__, url_prefix="/api/v1")

@@ -20,10 +20,10 @@ from passk.formats.evalarena import NAME as EVALARENA, SeveralModels
 from passk.results.metrics import Beside
 from passk.results.ranking import Ranking, rank_runs, too_few_runs
 from passk.writing.report import (SOURCE_NAME_LIMIT, DamagedCounts, MissingCounts, Report, compare_uploads, distinct_pairs,
-                          rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
+                                  rank_uploads, report_from_download, report_from_files, report_from_packed, report_from_share)
 from passk.writing.sharing import ShareLinkError
 from passk.web.forms import (CARRIED_DAMAGED, CARRIED_MISSING, DOWNLOAD_DAMAGED, NO_INPUT, BenchmarkForm, CompareForm,
-                       DownloadForm, beside_options, json_ks, json_planning)
+                             DownloadForm, beside_options, json_ks, json_planning)
 from passk.web.query import json_count
 
 Files = MultiDict[str, FileStorage]   # a request's uploaded files by field name

@@ -12,7 +12,7 @@ from markupsafe import Markup, escape
 from passk.results.benchmark import Comparison
 from passk.writing.display import pass_percent, percent
 from passk.writing.charts import (CURVE_PLOT, CURVE_Y_TICKS, curve_chart, difference_chart, difference_curve_chart,
-                          histogram_chart, interval_chart, k_curve_chart, runs_curve_chart)
+                                  histogram_chart, interval_chart, k_curve_chart, runs_curve_chart)
 from passk.results.curves import DRAWS, METHOD
 from passk.formats import FORMAT_NAMES, FORMATS
 from passk.limits import LIMITS
@@ -26,7 +26,7 @@ from passk.web.api import chosen_curves
 from passk.web.caching import STATIC_MAX_AGE
 from passk.web.forms import BenchmarkForm, CompareForm, benchmark_form, carried_fields, compare_form, download_form
 from passk.web.inputs import (INPUT_ERRORS, PAGE_EMPTY_RUN, comparison_from_request, error_status, more_runs_given,
-                        leaderboard_from_page, ranking_from_page, report_from_download_form, report_from_page)
+                              leaderboard_from_page, ranking_from_page, report_from_download_form, report_from_page)
 from passk.web.query import CalculatorQuery, calculate_query, read_query
 
 pages = Blueprint("pages", __name__)

@@ -7,8 +7,8 @@ row's keys are its columns' (passk.writing.columns), in their order, so the API 
 from functools import singledispatch
 from typing import Any
 
-from passk.results.benchmark import Comparison, KComparison, KResult, Summary, floats_or_none, row_dicts, status
 from passk.maths.intervals import CONFIDENCE
+from passk.results.benchmark import Comparison, KComparison, KResult, Summary, floats_or_none, row_dicts, status
 from passk.results.curves import DRAWS, METHOD, SEED, Crossing, CurveComparison, CurvePoint, KRange
 from passk.results.metrics import AverageRow, Averages, GPass, GPassRow, Graded, GradedRow, Majority, MajorityRow
 from passk.results.ranking import KRanking, PairResult, Ranking, RunRank
@@ -19,15 +19,16 @@ from passk.writing.sentences import crossover_sentences
 
 Row = dict[str, Any]
 
-# Each kind of row and the columns that make it: its JSON keys (to_json) and what a table shows (columns_shown)
-ROW_COLUMNS: dict[type, tuple[Column, ...]] = {
+# Each kind of row and its columns (passk.writing.columns, which the command reads without the results' scipy): its
+# JSON keys (to_json) and what each table shows (columns_shown)
+COLUMNS_OF: dict[type, tuple[Column, ...]] = {
     KResult: RESULT_COLUMNS, KComparison: COMPARISON_COLUMNS, RunRank: RANK_COLUMNS, PairResult: PAIR_COLUMNS,
     MajorityRow: MAJORITY_COLUMNS, GPassRow: G_PASS_COLUMNS, GradedRow: GRADED_COLUMNS, AverageRow: AVERAGE_COLUMNS}
 
 
 def columns_shown(row: object, output: str) -> tuple[Column, ...]:
     """The columns an output (passk.writing.columns: "html", "terminal", ...) shows of a kind of row."""
-    return shown_in(output, ROW_COLUMNS[type(row)])
+    return shown_in(output, COLUMNS_OF[type(row)])
 
 
 @singledispatch
@@ -35,7 +36,7 @@ def to_json(result: object, *options: Any) -> Any:
     """result as the JSON API writes it: a row of its columns' keys, or the object of its part of the answer. A
     Summary takes its format's name and per_problem (False: an empty list, to stream it), a Ranking its runs'
     formats."""
-    return json_row(result, ROW_COLUMNS[type(result)])
+    return json_row(result, COLUMNS_OF[type(result)])
 
 
 @to_json.register

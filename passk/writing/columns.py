@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from passk.writing.display import (Notation, difference, difference_interval, interval, label, probability, significance,
-                           spread, tally, whole)
+from passk.writing.display import (Notation, difference, difference_interval, interval, label, probability,
+                                   significance, spread, tally, whole)
 
 HTML, TERMINAL, MARKDOWN, LATEX, CSV, JSON = "html", "terminal", "markdown", "latex", "csv", "json"
 OUTPUTS = (HTML, TERMINAL, MARKDOWN, LATEX, CSV, JSON)

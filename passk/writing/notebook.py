@@ -16,8 +16,9 @@ from passk.writing.charts import Histogram, IntervalChart, KCurveChart, Differen
     histogram_chart, interval_chart, k_curve_chart
 from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.writing.answers import per_problem_rows
+from passk.writing.sentences import sizes, statuses
 from passk.writing.columns import (COMPARISON_COLUMNS, G_PASS_COLUMNS, HTML, JSON, MAJORITY_COLUMNS, PAIR_COLUMNS,
-                           PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column, shown_in)
+                                   PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column, shown_in)
 from passk.grammar import plural
 from passk.writing.output import INTERVALS, Table, markdown, ranking_tables, report_tables
 from passk.writing.paper import markdown_line
@@ -231,8 +232,8 @@ def counts_line(report: Report, run: Any) -> str:
     summary = report.summary
     layout = run.layout if run is not None else report.format
     read_as = f"{layout} ({report.source})" if report.source else layout
-    return (f"{summary.sizes()}, read as {read_as}{' (' + report.suite + ' suite)' if report.suite else ''}; "
-            f"{summary.statuses(', ')}")
+    return (f"{sizes(summary)}, read as {read_as}{' (' + report.suite + ' suite)' if report.suite else ''}; "
+            f"{statuses(summary, ', ')}")
 
 
 def result_notes(results: Sequence[KResult]) -> list[str]:

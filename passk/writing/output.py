@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from passk.writing.columns import (CSV, G_PASS_COLUMNS, LATEX, MAJORITY_COLUMNS, MARKDOWN, NOTATIONS, PAIR_COLUMNS,
-                           RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, CURVE_COLUMNS, Column, shown_in)
+                                   RANK_COLUMNS, RESULT_COLUMNS, TERMINAL, CURVE_COLUMNS, Column, shown_in)
 from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
 from passk.writing.columns import BAYES_COLUMNS
 from passk.writing.display import difference_interval, interval, label, whole

@@ -1,8 +1,23 @@
-"""Two runs' curves over k in sentences: the lead at k = 1, the crossing, and where the band says A is ahead,
-behind or undecided, with the first k where A may lose (passk.results.curves computes them)."""
+"""Results in sentences: a benchmark's size and statuses, and two runs' curves over k (the lead at k = 1, the
+crossing, and where the band says A is ahead, behind or undecided, with the first k where A may lose)."""
 
+from passk.grammar import plural
+from passk.results.benchmark import Summary
 from passk.results.curves import CurveComparison, Interval, ranges_text, sign_of
 from passk.writing.display import points
+
+
+def sizes(summary: Summary) -> str:
+    """'40 problems, 400 samples (n = 10)', or 'n from 5 to 10' where the problems' n differ."""
+    low, high = summary.min_n, summary.max_n
+    ns = f"n = {low:,}" if low == high else f"n from {low:,} to {high:,}"
+    return f"{plural(len(summary.problems), 'problem')}, {plural(summary.samples, 'sample')} ({ns})"
+
+
+def statuses(summary: Summary, separator: str = " · ") -> str:
+    """'6 broken (c = 0) · 28 flaky · 6 solid (c = n)', the parts joined by separator."""
+    return separator.join([f"{summary.broken:,} broken (c = 0)", f"{summary.flaky:,} flaky",
+                           f"{summary.solid:,} solid (c = n)"])
 
 
 def crossover_sentences(result: CurveComparison) -> list[str]:

@@ -20,24 +20,24 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from passk.maths.estimator import (
-    FALLING_RATIO_MAX_TERMS,
-    MAX_N,
-    _log_complement_one,
-    _stirling_remainder,
-    _stirling_remainder_one,
-    distinct_pairs,
-    agreeing_digits,
-    biased_pass_at_k,
-    estimate_pass_at_k,
-    exact_pass_at_k,
-    falling_ratio,
-    log_complement,
-    miss_chance,
-    pass_at_k,
-    pass_at_k_for_ks,
-    pass_hat_k,
-    readable_fraction,
-)
+                                   FALLING_RATIO_MAX_TERMS,
+                                   MAX_N,
+                                   _log_complement_one,
+                                   _stirling_remainder,
+                                   _stirling_remainder_one,
+                                   distinct_pairs,
+                                   agreeing_digits,
+                                   biased_pass_at_k,
+                                   estimate_pass_at_k,
+                                   exact_pass_at_k,
+                                   falling_ratio,
+                                   log_complement,
+                                   miss_chance,
+                                   pass_at_k,
+                                   pass_at_k_for_ks,
+                                   pass_hat_k,
+                                   readable_fraction,
+                                   )
 import oracles
 from oracles import nearest, nearest_biased, nearest_miss, nearest_pass_at_k, nearest_pass_hat_k
 from passk.maths import estimator, nearest as nearest_module

@@ -22,7 +22,7 @@ from passk.maths import nearest as nearest_module
 from passk.__main__ import main
 from passk.maths.estimator import pass_at_k, pass_hat_k
 from passk.maths.gpass import (at_least, estimate_g_pass_at_k, estimate_mg_pass_at_k, g_pass_at_k, mg_pass_at_k,
-                         threshold)
+                               threshold)
 
 
 def enumerated(n: int, c: int, k: int, m: int) -> Fraction:

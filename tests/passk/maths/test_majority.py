@@ -14,16 +14,16 @@ from oracles import nearest
 from passk.__main__ import main
 from passk.formats.nemoskills import read_seed
 from passk.maths.majority import (
-    EXACT_MAX_N,
-    TIES,
-    first_k_majority,
-    inconsistent_answers,
-    majority_at_k,
-    majority_at_k_exact,
-    majority_at_n,
-    vote_score,
-    votes_by_problem,
-)
+                                  EXACT_MAX_N,
+                                  TIES,
+                                  first_k_majority,
+                                  inconsistent_answers,
+                                  majority_at_k,
+                                  majority_at_k_exact,
+                                  majority_at_n,
+                                  vote_score,
+                                  votes_by_problem,
+                                  )
 from where import REALDATA
 
 NEMO = "nemoskills__NVIDIA_NeMo-Skills__"

@@ -15,7 +15,7 @@ from passk.maths.estimator import pass_at_k
 from passk.formats._core import Problem
 from passk.results.metrics import average_table, graded_table
 from passk.maths.scores import (_python_sums, exponent, max_at_k, max_at_k_cost, max_at_k_exact, score_sums,
-                          sqrt_nearest)
+                                sqrt_nearest)
 from passk.writing.answers import to_json
 
 scores = st.floats(0.0, 1.0, allow_subnormal=True)

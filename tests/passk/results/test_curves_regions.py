@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from passk.results.curves import (CurveComparison, CurvePoint, _mark_first_loss, correlation_root, k_ranges, ranges_text,
-                          two_curves)
+                                  two_curves)
 from passk.writing.sentences import crossover_sentences
 from passk.writing.answers import to_json
 

@@ -19,7 +19,7 @@ from passk.formats import Problem, read_problems
 from passk.maths.inflated import fit_inflated, flaky_chance
 from passk.maths.intervals import fixed_interval, population_interval
 from passk.results.planner import (DOUBT_LIMIT, Z_95, _fewest_samples, detectable_difference, fixed_half_width, noise_split, plan,
-                           plan_doubt, problems_needed, problems_to_detect, samples_needed)
+                                   plan_doubt, problems_needed, problems_to_detect, samples_needed)
 from passk.maths.stats import t_quantile
 from passk.maths.variance import estimate_variance, expected_variance, fit_prior
 from where import ROOT

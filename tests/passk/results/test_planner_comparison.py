@@ -14,7 +14,7 @@ from passk.results.benchmark import compare, summarize
 from passk.maths.estimator import MAX_N, estimate_pass_at_k
 from passk.formats import Problem
 from passk.results.planner import (Z_95, Z_POWER, comparison_plan, detectable_difference, difference_noise_split,
-                           fixed_detectable, noise_split, samples_to_detect)
+                                   fixed_detectable, noise_split, samples_to_detect)
 from passk.maths.variance import fit_prior
 from passk.web.forms import comparison_options, planning_options
 from test_planner import binomial_expected_variance, exact_expected_variance

@@ -8,8 +8,8 @@ import pytest
 from passk.results import curves
 from passk.results.calculator import calculate
 from passk.writing.charts import (COUNT_FONT, EDGE, FONT, HEIGHT, MAX_BARS, MAX_POINTS, POINTS_PER_DECADE, WIDE_COUNT_FONT,
-                          WIDTH, Label, _path, curve_chart, difference_chart, histogram_chart, interval_axis,
-                          interval_chart, k_curve_chart, rate_bins, text_width)
+                                  WIDTH, Label, _path, curve_chart, difference_chart, histogram_chart, interval_axis,
+                                  interval_chart, k_curve_chart, rate_bins, text_width)
 from passk.writing.display import percent
 from passk.results.ranking import rank_runs
 from passk.results.benchmark import summarize

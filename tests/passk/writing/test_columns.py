@@ -9,7 +9,7 @@ from passk.writing import columns, paper
 from passk.cli import results_lines
 from passk.results.benchmark import KResult, compare, summarize
 from passk.writing.columns import (PAIR_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column,
-                           json_row, shown_in)
+                                   json_row, shown_in)
 from passk.formats import Problem
 from passk.results.ranking import rank_runs
 from passk.writing.report import Report, per_problem_csv
