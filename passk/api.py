@@ -616,7 +616,7 @@ class Plan:
 
     def to_json(self) -> list[dict[str, Any]]:
         """The "planner" list of POST /api/v1/benchmark's answer for the same options."""
-        return [row.to_json() for row in self.results]
+        return [to_json(row) for row in self.results]
 
     def to_frame(self, per_problem: bool = False) -> Any:
         """A pandas DataFrame of a row per k (the sentences joined in one column); a plan has no per-problem rows."""

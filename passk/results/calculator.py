@@ -6,7 +6,6 @@ them computes anything of its own. Reading what a request asks for is web.query'
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from passk.maths import estimator
 
@@ -45,19 +44,6 @@ class Calculation:
     biased_pass_at_k: float
     table: list[Row]
     miss_chance: float = 0.0   # C(n-c, k)/C(n, k), with its own digits (for the steps)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON API's shape (GET /api/v1/pass-at-k)."""
-        return {
-            "n": self.n, "c": self.c, "k": self.k,
-            "pass_at_k": self.pass_at_k,
-            "pass_at_1": self.pass_at_1,
-            "cross_check": self.cross_check,
-            "exact": self.exact,
-            "pass_hat_k": self.pass_hat_k,
-            "biased_pass_at_k": self.biased_pass_at_k,
-            "table": [{"k": row.k, "pass_at_k": row.pass_at_k, "reason": row.reason} for row in self.table],
-        }
 
 
 def table_rows(n: int, c: int, ks: Iterable[int]) -> list[Row]:

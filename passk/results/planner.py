@@ -62,7 +62,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -507,9 +507,6 @@ class KPlan:
     problems: int | None = None               # for the half-width "problems like these" under the target
     sentences: list[str] = field(default_factory=list)
     reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 def plan(summary: Summary, target: float = DEFAULT_TARGET, tokens_per_sample: float | None = None,

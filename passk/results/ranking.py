@@ -27,7 +27,6 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from string import ascii_lowercase
-from typing import Any
 
 from json.encoder import encode_basestring_ascii   # a str as JSON writes it (the API's json escapes non-ASCII)
 

@@ -36,7 +36,7 @@ def pass_at_k() -> ResponseReturnValue:
     calculation = calculate_query(query)   # None exactly when the query has errors
     if calculation is None:
         return jsonify(error=query.message()), 400
-    return jsonify(calculation.to_json())
+    return jsonify(to_json(calculation))
 
 
 @api.post("/benchmark")

@@ -4,13 +4,16 @@ to_json(result) is the one place a result becomes JSON, for the API, the command
 row's keys are its columns' (passk.writing.columns), in their order, so the API and every table say the same.
 """
 
+from dataclasses import fields
 from functools import singledispatch
 from typing import Any
 
 from passk.maths.intervals import CONFIDENCE
 from passk.results.benchmark import Comparison, KComparison, KResult, Summary, floats_or_none, row_dicts, status
+from passk.results.calculator import Calculation
 from passk.results.curves import DRAWS, METHOD, SEED, Crossing, CurveComparison, CurvePoint, KRange
 from passk.results.metrics import AverageRow, Averages, GPass, GPassRow, Graded, GradedRow, Majority, MajorityRow
+from passk.results.planner import KPlan
 from passk.results.ranking import KRanking, PairResult, Ranking, RunRank
 from passk.writing.columns import (AVERAGE_COLUMNS, BAYES_COLUMNS, COMPARISON_COLUMNS, G_PASS_COLUMNS, GRADED_COLUMNS,
                                    MAJORITY_COLUMNS, PAIR_COLUMNS, PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS,
@@ -65,6 +68,21 @@ def per_problem_rows(summary: Summary, stop: int | None = None, start: int = 0) 
             for column in PER_K_COLUMNS]
     return [dict(zip(names, (problem.task_id, problem.n, problem.c, status(problem.n, problem.c), *values)))
             for problem, *values in zip(shown, *by_k)]
+
+
+@to_json.register
+def _calculation(calculation: Calculation) -> Row:
+    """GET /api/v1/pass-at-k's answer."""
+    return {"n": calculation.n, "c": calculation.c, "k": calculation.k, "pass_at_k": calculation.pass_at_k,
+            "pass_at_1": calculation.pass_at_1, "cross_check": calculation.cross_check, "exact": calculation.exact,
+            "pass_hat_k": calculation.pass_hat_k, "biased_pass_at_k": calculation.biased_pass_at_k,
+            "table": [{"k": row.k, "pass_at_k": row.pass_at_k, "reason": row.reason} for row in calculation.table]}
+
+
+@to_json.register
+def _plan(plan: KPlan) -> Row:
+    """One k of the benchmark answer's "planner" list: every field of the plan."""
+    return {field.name: getattr(plan, field.name) for field in fields(plan)}
 
 
 @to_json.register

@@ -15,7 +15,7 @@ from passk.results.benchmark import Comparison, KResult, Summary
 from passk.writing.charts import Histogram, IntervalChart, KCurveChart, DifferenceChart, Label, difference_chart, \
     histogram_chart, interval_chart, k_curve_chart
 from passk.writing.columns import AVERAGE_COLUMNS, GRADED_COLUMNS
-from passk.writing.answers import per_problem_rows
+from passk.writing.answers import per_problem_rows, to_json
 from passk.writing.sentences import sizes, statuses
 from passk.writing.columns import (COMPARISON_COLUMNS, G_PASS_COLUMNS, HTML, JSON, MAJORITY_COLUMNS, PAIR_COLUMNS,
                                    PER_K_COLUMNS, PROBLEM_COLUMNS, RANK_COLUMNS, RESULT_COLUMNS, Column, shown_in)
@@ -127,7 +127,7 @@ def ranking_frame(ranking: Ranking, per_problem: bool) -> Any:
 def plan_frame(rows: Sequence[KPlan]) -> Any:
     """A row per k: the planner's numbers, and its sentences joined."""
     pandas = _pandas()
-    return pandas.DataFrame([{**{name: value for name, value in row.to_json().items() if name != "sentences"},
+    return pandas.DataFrame([{**{name: value for name, value in to_json(row).items() if name != "sentences"},
                               "sentences": " ".join(row.sentences)} for row in rows])
 
 

@@ -85,7 +85,7 @@ class Report:
             body["combined"] = self.combined
         if self.suite and self.format == "evalplus":
             body["suite"] = self.suite
-        body["planner"] = [row.to_json() for row in self.planner()]
+        body["planner"] = [to_json(row) for row in self.planner()]
         return body
 
     def share_params(self, ks: Iterable[int]) -> dict[str, str]:

@@ -22,6 +22,7 @@ from passk.results.planner import (DOUBT_LIMIT, Z_95, _fewest_samples, detectabl
                                    plan_doubt, problems_needed, problems_to_detect, samples_needed)
 from passk.maths.stats import t_quantile
 from passk.maths.variance import estimate_variance, expected_variance, fit_prior
+from passk.writing.answers import to_json
 from where import ROOT
 
 RATES = np.random.default_rng(20261123).beta(0.6, 0.6, 300)   # the true pass rates of 300 problems
@@ -416,7 +417,7 @@ def test_the_api_answer_has_the_planner_per_k(client):
     assert [row["k"] for row in planner] == [1, 5]
     summary = summarize(problems_of([20] * 40, [0, 3, 7, 10, 12, 15, 18, 20] * 5), [1, 5])
     expected = plan(summary, target=0.005, tokens_per_sample=1000, price_per_million=2)
-    assert planner == [row.to_json() for row in expected]
+    assert planner == [to_json(row) for row in expected]
     assert planner[0]["extra_cost"] == pytest.approx(planner[0]["extra_samples"] * 1000 * 2 / 1e6)
 
 
@@ -443,9 +444,9 @@ def test_the_json_body_api_answers_with_the_same_planner_as_an_upload(client):
                                                     "tokens_per_sample": 1000, "price_per_million": 2})
     summary = summarize(problems_of([20] * 40, [0, 3, 7, 10, 12, 15, 18, 20] * 5), [1, 5])
     expected = plan(summary, target=0.005, tokens_per_sample=1000, price_per_million=2)
-    assert answer.status_code == 200 and answer.json["planner"] == [row.to_json() for row in expected]
+    assert answer.status_code == 200 and answer.json["planner"] == [to_json(row) for row in expected]
     plain = client.post("/api/v1/benchmark", json={"problems": PROBLEMS_JSON, "k": [1]}).json
-    assert plain["planner"] == [row.to_json() for row in plan(summarize(summary.problems, [1]))]   # ±1 point
+    assert plain["planner"] == [to_json(row) for row in plan(summarize(summary.problems, [1]))]   # ±1 point
 
 
 @pytest.mark.parametrize("field, value, message", [

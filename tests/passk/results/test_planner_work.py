@@ -17,6 +17,7 @@ from passk.formats import Problem
 from passk.limits import LIMITS
 from passk.results.planner import comparison_plan, plan, top_pair_plan
 from passk.results.ranking import rank_runs
+from passk.writing.answers import to_json
 
 NEAR_1_9M = [1_900_000 + 1000 * index for index in range(20)]
 LINK_PROBLEMS = [Problem("", 10_000_000, 1_900_000), Problem("", 10_000_001, 1_900_000)]   # the 221-character link
@@ -57,7 +58,7 @@ def test_the_221_character_link_s_plan_sums_a_few_windows_at_each_k(sums):
     # 2 pairs x a window of about 12,000 overlaps (12 SDs each side) for each new sample count tried, a handful
     # of them a k; the plan used to take one numpy pass over the pairs per overlap (3.5 s)
     assert 0 < sums["terms"] <= 20 * 8 * 12_000 * 2
-    assert [row.to_json() for row in bounded] == [row.to_json() for row in plan(summary)]   # the same answers
+    assert [to_json(row) for row in bounded] == [to_json(row) for row in plan(summary)]   # the same answers
 
 
 def test_a_plan_past_the_request_s_work_says_so_before_its_search_sums_anything(sums):
