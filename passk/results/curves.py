@@ -89,7 +89,6 @@ class CurvePoint:
         return STANDINGS[self.ahead]
 
 
-
 STANDINGS = {"A": "ahead", "B": "behind", None: "undecided"}   # CurvePoint.ahead -> A's standing
 
 
@@ -106,7 +105,6 @@ class Crossing:
     k: int
     low: int | None
     high: int | None
-
 
 
 @dataclass
@@ -169,7 +167,6 @@ class CurveComparison:
         if self.points[0].band is None:
             return None
         return all(point.band is not None and point.band[1] >= 0 for point in self.points)
-
 
 
 def k_ranges(points: Sequence[CurvePoint], chosen: Sequence[bool]) -> list[KRange]:

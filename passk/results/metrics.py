@@ -65,16 +65,22 @@ class _Row:
 
 
 @dataclass
-class MajorityRow(_Row):
-    """maj@k at one k: over every k-subset (estimate), and NeMo-Skills' vote over the first k samples (first_k)."""
+class _FirstKRow(_Row):
+    """A statistic over every k-subset at one k (estimate; None where some problem has fewer than k samples) beside
+    the same over the first k samples (first_k)."""
     k: int
-    estimate: Estimate | None    # None where some problem has fewer than k samples
+    estimate: Estimate | None
     first_k: float | None
     reason: str | None = None
 
     @property
     def main(self) -> Estimate | None:
         return self.estimate
+
+
+@dataclass
+class MajorityRow(_FirstKRow):
+    """maj@k at one k: over every k-subset (estimate), and NeMo-Skills' vote over the first k samples (first_k)."""
 
 
 class VotingBuys(TypedDict):
@@ -95,7 +101,6 @@ class Majority:
     judged_both_ways: list[str] = field(default_factory=list)   # problems where one answer is judged both ways
 
 
-
 @dataclass
 class GPassRow(_Row):
     """G-Pass@k_tau and mG-Pass@k at one k (None where some problem has fewer than k samples)."""
@@ -114,7 +119,6 @@ class GPass:
     """G-Pass@k_tau (at least ceil(tau k) of k drawn samples pass) and mG-Pass@k for each k."""
     tau: float
     results: list[GPassRow]
-
 
 
 def estimate(values: Floats, weights: Ints | None = None, exact: Fraction | None = None) -> Estimate:
@@ -250,17 +254,9 @@ def _voting_buys(scores: Sequence[Fraction], verdicts: Sequence[Sequence[bool]])
 
 
 @dataclass
-class GradedRow(_Row):
+class GradedRow(_FirstKRow):
     """max@k at one k: the expected best of k scores over every k-subset (estimate), and the mean best of the first
     k samples (first_k, NeMo-Skills' pass@k for scores that are not 0/1)."""
-    k: int
-    estimate: Estimate | None    # None where some problem has fewer than k samples
-    first_k: float | None
-    reason: str | None = None
-
-    @property
-    def main(self) -> Estimate | None:
-        return self.estimate
 
 
 @dataclass
@@ -268,7 +264,6 @@ class Graded:
     """Graded scores: the mean score (the mean over problems of each problem's mean score) and max@k for each k."""
     mean: Estimate
     results: list[GradedRow]
-
 
 
 @dataclass
@@ -293,7 +288,6 @@ class Averages:
     None (no spread across seeds)."""
     seeds: int | None
     results: list[AverageRow]
-
 
 
 def graded(scores: Sequence[Sequence[float]]) -> bool:

@@ -54,7 +54,6 @@ class RunRank:
     place: int | None = None   # 1 for the best; None when pass@k is undefined
 
 
-
 @dataclass
 class PairResult:
     """Run a against run b at one k on the problems both have, with the Holm-adjusted p-value."""
@@ -72,14 +71,12 @@ class PairResult:
     only_in_b: list[str]
 
 
-
 @dataclass
 class KRanking:
     """The ranked runs and all pairs at one k."""
     k: int
     ranking: list[RunRank]
     pairs: list[PairResult]
-
 
 
 @dataclass
@@ -89,7 +86,6 @@ class Ranking:
     summaries: dict[str, Summary]
     results: list[KRanking]
     warnings: list[str] = field(default_factory=list)
-
 
 
 def holm(p_values: Sequence[float | None]) -> list[float | None]:
