@@ -19,6 +19,7 @@ website that uses it is passk.web (Flask, the web extra), which `import passk` d
 
 from typing import TYPE_CHECKING, Any
 
+from passk import moved
 from passk.maths.estimator import estimate_pass_at_k, pass_at_k
 
 if TYPE_CHECKING:
@@ -35,6 +36,9 @@ __version__ = "1.0.0"   # the one place it is written: pyproject.toml reads it, 
 _LAZY = {"from_frame": "passk.results.frames", "FormatError": "passk.formats", "max_at_k": "passk.maths.scores",
          "bayes_at_n": "passk.maths.bayes", **dict.fromkeys(
     ["read", "summarize", "compare", "rank", "plan", "Run", "Summary", "Comparison", "Ranking", "Plan"], "passk.api")}
+
+
+moved.install()   # passk 1.0's module paths (passk.frames, passk.benchmark, ...) forward, with a warning
 
 
 def __getattr__(name: str) -> Any:

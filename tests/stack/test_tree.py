@@ -43,4 +43,4 @@ def test_each_wing_of_passk_has_its_tests_and_each_test_there_imports_its_wing()
 
 def test_the_top_of_passk_holds_the_faces_and_the_bottom_only():
     assert sorted(path.name for path in (ROOT / "passk").glob("*.py")) == [
-        "__init__.py", "__main__.py", "api.py", "cli.py", "grammar.py", "limits.py", "serve.py"]
+        "__init__.py", "__main__.py", "api.py", "cli.py", "grammar.py", "limits.py", "moved.py", "serve.py"]
