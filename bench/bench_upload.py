@@ -345,7 +345,7 @@ def request_stages(path, ks):
         parsed = read_problems(upload.stream, filename=upload.filename)
     with _stage(stages, "aggregation (passk.results.benchmark.summarize)"):
         summary = summarize(parsed.problems, ks, warnings=parsed.warnings)
-    with _stage(stages, "JSON encoding (Summary.to_json, app.json.dumps)"), flask_app.app_context():
+    with _stage(stages, "JSON encoding (passk.writing.answers.to_json, app.json.dumps)"), flask_app.app_context():
         flask_app.json.dumps(to_json(summary, parsed.format))
     body.close()
     return stages

@@ -3,9 +3,9 @@ holds at every k shown at once, where the leading run's lead stops being signifi
 
 For P problems paired by task id, run A and run B, and n the smallest number of samples of any problem in
 either run, the curves are computed at k = 1 ... n (log-spaced ks when n is large, always with 1 and n:
-passk.writing.charts.curve_ks), or at the ks asked for (a range such as 1-128: every k of it). Each run's curve is the mean of its per-problem unbiased pass@k with the pointwise
-95% interval of passk.maths.intervals.population_interval, as passk.results.benchmark.curve_over_k gives it on the
-benchmark page. The difference d(k) = mean_i [pass@k_A,i - pass@k_B,i] is the mean of the per-problem
+curve_ks below), or at the ks asked for (a range such as 1-128: every k of it). Each run's curve is the mean of its
+per-problem unbiased pass@k with the pointwise 95% interval of passk.maths.intervals.population_interval, as
+passk.results.benchmark.curve_over_k gives it on the benchmark page. The difference d(k) = mean_i [pass@k_A,i - pass@k_B,i] is the mean of the per-problem
 differences d_i(k).
 
 Its band is simultaneous over the ks shown (METHOD, "sup-t"): the vectors (d_i(k))_k are independent over
@@ -203,7 +203,7 @@ def two_curves(task_ids: Sequence[str], counts_a: tuple[Ints, Ints], counts_b: t
                ks: Sequence[int] | None = None, names: tuple[str, str] = ("run A", "run B")) -> CurveComparison:
     """The curves over k of paired problems given as arrays: (n, c) of run A and of run B, problem by problem.
 
-    ks: the ks to show (each at most n); by default passk.writing.charts.curve_ks(n, ...): every k up to n when n is
+    ks: the ks to show (each at most n); by default curve_ks(n, ...): every k up to n when n is
     small, else log-spaced ones, always with 1 and n.
     """
     count = len(task_ids)
