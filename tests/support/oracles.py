@@ -187,3 +187,19 @@ def posterior_variance(n, c, k, prior):
             second += chance * (mpmath.mpf(math.comb(n - outcome, k)) / math.comb(n, k)) ** 2
         # E[Var] = E[E[A^2 | p]] - E[(1 - p)^(2k)]: the estimate's mean given p is 1 - (1 - p)^k.
         return float(second - mpmath.beta(a, b + 2 * k) / base)
+
+
+def hypergeometric_terms(n, c, k, low=0):
+    """(j, C(c, j) C(n - c, k - j)) for each j from low up to min(c, k) where the term is not 0: the ways k drawn of
+    n samples hold j of the c that pass. Each binomial comes from the one before by its ratio, in exact integer
+    steps (C(c, j + 1) = C(c, j) (c - j) / (j + 1)), so the terms cost a few small multiplications each where
+    math.comb would start over."""
+    low, high = max(low, 0, k - (n - c)), min(c, k)
+    if low > high:
+        return
+    passing, failing = math.comb(c, low), math.comb(n - c, k - low)
+    for j in range(low, high + 1):
+        yield j, passing * failing
+        if j < high:
+            passing = passing * (c - j) // (j + 1)
+            failing = failing * (k - j) // (n - c - k + j + 1)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import passk.maths.gpass as gpass
-from oracles import nearest, nearest_mpf
+from oracles import hypergeometric_terms, nearest, nearest_mpf
 from passk.maths import nearest as nearest_module
 from passk.__main__ import main
 from passk.maths.estimator import pass_at_k, pass_hat_k
@@ -31,11 +31,19 @@ def enumerated(n: int, c: int, k: int, m: int) -> Fraction:
     return Fraction(sum(sum(sample < c for sample in draw) >= m for draw in draws), len(draws))
 
 
+@given(st.integers(1, 40).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n),
+                                                      st.integers(-1, n + 1))))
+def test_the_oracles_terms_are_the_binomial_products(case: tuple[int, int, int, int]) -> None:
+    n, c, k, low = case
+    assert dict(hypergeometric_terms(n, c, k, low)) == {
+        j: math.comb(c, j) * math.comb(n - c, k - j) for j in range(max(low, 0), min(c, k) + 1)
+        if math.comb(n - c, k - j)}
+
+
 def pmf_sum(n: int, c: int, k: int, m: int) -> Fraction:
     """sum_{j >= m} C(c, j) C(n-c, k-j) / C(n, k): the numerators summed as whole numbers, one division at the end
     (a Fraction per term reduced thousands of huge fractions)."""
-    return Fraction(sum(math.comb(c, j) * math.comb(n - c, k - j) for j in range(max(m, 0), min(c, k) + 1)),
-                    math.comb(n, k))
+    return Fraction(sum(ways for _, ways in hypergeometric_terms(n, c, k, m)), math.comb(n, k))
 
 
 counts = st.integers(1, 200).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n), st.integers(1, n)))
@@ -144,7 +152,7 @@ def test_just_above_the_exact_limit_the_nearest_doubles(n: int, c: int, k: int, 
 def mg_sum(n: int, c: int, k: int) -> Fraction:
     """mG-Pass@k = (2/k) sum_{j >= start} (j - start + 1) P(X = j), start = ceil(k/2) + 1, in whole numbers."""
     start = (k + 1) // 2 + 1
-    weighted = sum((j - start + 1) * math.comb(c, j) * math.comb(n - c, k - j) for j in range(start, min(c, k) + 1))
+    weighted = sum((j - start + 1) * ways for j, ways in hypergeometric_terms(n, c, k, start))
     return Fraction(2 * weighted, k * math.comb(n, k))
 
 
