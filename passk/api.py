@@ -27,6 +27,7 @@ import re
 import reprlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from numbers import Integral, Real
 from typing import IO, Any, TypeAlias, cast
 
@@ -331,9 +332,9 @@ class Summary:
         values = ", ".join(f"pass@{row.k:,} {_percent(row.pass_at_k)}" for row in self.results)
         return f"<passk.Summary of {self.problems:,} problems: {values}>"
 
-    @property
+    @cached_property
     def per_problem(self) -> list[dict[str, Any]]:
-        """Each problem's task_id, n, c, status and its pass@k and pass^k by k (keys "1", "10", ...)."""
+        """Each problem's task_id, n, c, status and its pass@k and pass^k by k (keys "1", "10", ...), built once."""
         return per_problem_rows(self._report.summary)
 
     @property
